@@ -1,0 +1,17 @@
+//! npuzzle: optimal solutions to sliding-tile puzzles (the 8-puzzle and its N×N
+//! generalizations), as a library and as a gRPC service that streams its progress.
+//!
+//! Data flows one way: text or protobuf -> [`Board`] -> [`solver::solve`] -> [`Solution`] ->
+//! text or protobuf. Conversions live at the edges, never inside a search.
+//!
+//! # Layout
+//! - [`board`]: the immutable N×N `Board`: distances, goal test, twin, neighbors, solvability, text form.
+//! - [`text`]: the spec's stdin format into a `Board`, and a `Solution` into the spec's stdout.
+//! - [`solver`]: the `solve` API and its algorithms, one file each.
+
+pub mod board;
+pub mod solver;
+pub mod text;
+
+pub use board::{Board, BoardError, Direction, Step};
+pub use solver::{Algorithm, Heuristic, Options, Solution, solve};
