@@ -8,8 +8,10 @@
 //! - [`board`]: the immutable N×N `Board`: distances, goal test, twin, neighbors, solvability, text form.
 //! - [`text`]: the spec's stdin format into a `Board`, and a `Solution` into the spec's stdout.
 //! - [`solver`]: the `solve` API and its algorithms, one file each.
+//! - [`proto`]: the generated gRPC types and the descriptor set for reflection.
 
 pub mod board;
+pub mod proto;
 pub mod solver;
 pub mod text;
 
