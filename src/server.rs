@@ -119,13 +119,16 @@ impl Server {
             .add_service(solver)
             .serve_with_incoming_shutdown(TcpListenerStream::new(listener), signal);
         let drained = drain(stopping, &self.service, self.config.drain_timeout);
-        tokio::select! {
-            served = serving => served?,
-            () = drained => warn!("connections still open {CLOSE_GRACE:?} after the searches were stopped; closing"),
-        }
+        let served = tokio::select! {
+            served = serving => served,
+            () = drained => {
+                warn!("connections still open {CLOSE_GRACE:?} after the searches were stopped; closing");
+                Ok(())
+            }
+        };
         self.service.cancel_all();
         info!("server stopped");
-        Ok(())
+        Ok(served?)
     }
 }
 

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use tokio::sync::mpsc::{self, error::TrySendError};
+use tokio::sync::mpsc;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::{JoinError, JoinHandle};
 use tokio_stream::wrappers::ReceiverStream;
@@ -373,12 +373,12 @@ struct StreamProgress {
 
 impl Progress for StreamProgress {
     fn report(&mut self, report: &ProgressReport) {
-        if report.elapsed < self.next {
-            return;
-        }
-        self.next = report.elapsed + self.interval;
-        if let Err(TrySendError::Closed(_)) = self.events.try_send(event(Event::Progress(report.into()))) {
+        if self.events.is_closed() {
             self.stop.stop();
+        } else if report.elapsed >= self.next {
+            self.next = report.elapsed + self.interval;
+            // A full channel means a slow client: it misses this update, the search goes on.
+            let _ = self.events.try_send(event(Event::Progress(report.into())));
         }
     }
 }
