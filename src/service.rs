@@ -472,7 +472,7 @@ impl Drop for Call {
             outcome = ?self.outcome,
             moves = self.moves,
             nodes = self.nodes,
-            elapsed_ms = self.started.elapsed().as_secs_f64() * 1e3,
+            elapsed = ?self.started.elapsed(),
             detail = self.detail.as_deref(),
             "request finished"
         );

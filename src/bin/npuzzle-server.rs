@@ -2,6 +2,7 @@
 //! `info` by default), binds the listener and hands everything to [`npuzzle::server::run`];
 //! SIGINT or SIGTERM shuts it down gracefully and it exits 0.
 
+use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::num::NonZeroUsize;
 use std::time::Duration;
@@ -103,6 +104,7 @@ async fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
     let config = flags.config();
     let listener =
