@@ -18,6 +18,7 @@ use npuzzle::client::{code_name, solution_json, solution_text};
 use npuzzle::proto::solver_service_client::SolverServiceClient;
 use npuzzle::proto::{self, solve_request, solve_stream_request, solve_stream_response};
 use npuzzle::server;
+use npuzzle::{Algorithm, Heuristic};
 use tonic::transport::{Channel, Endpoint};
 use tonic::{Code, Request, Status};
 
@@ -32,7 +33,11 @@ const MAX_RESPONSE_BYTES: usize = 256 * 1024 * 1024;
 
 /// Solves a sliding-tile puzzle read from stdin in the fewest moves, through an npuzzle server.
 #[derive(Debug, Parser)]
-#[command(version, about)]
+#[command(
+    version,
+    after_help = "Exit codes: 0 an answer (also \"No solution possible\"), 1 a server or connection error, \
+                  2 input that is not a puzzle (checked before connecting) or a bad command line."
+)]
 struct Args {
     /// The server, e.g. http://127.0.0.1:50051 (`http://` may be left out). Without it, a server
     /// is started inside this process.
@@ -76,24 +81,24 @@ enum HeuristicArg {
     PatternDatabase,
 }
 
-impl From<AlgorithmArg> for proto::Algorithm {
-    fn from(arg: AlgorithmArg) -> proto::Algorithm {
+impl From<AlgorithmArg> for Algorithm {
+    fn from(arg: AlgorithmArg) -> Algorithm {
         match arg {
-            AlgorithmArg::Auto => proto::Algorithm::Unspecified,
-            AlgorithmArg::Astar => proto::Algorithm::Astar,
-            AlgorithmArg::Idastar => proto::Algorithm::Idastar,
+            AlgorithmArg::Auto => Algorithm::Auto,
+            AlgorithmArg::Astar => Algorithm::AStar,
+            AlgorithmArg::Idastar => Algorithm::IdaStar,
         }
     }
 }
 
-impl From<HeuristicArg> for proto::Heuristic {
-    fn from(arg: HeuristicArg) -> proto::Heuristic {
+impl From<HeuristicArg> for Heuristic {
+    fn from(arg: HeuristicArg) -> Heuristic {
         match arg {
-            HeuristicArg::Auto => proto::Heuristic::Unspecified,
-            HeuristicArg::Hamming => proto::Heuristic::Hamming,
-            HeuristicArg::Manhattan => proto::Heuristic::Manhattan,
-            HeuristicArg::LinearConflict => proto::Heuristic::LinearConflict,
-            HeuristicArg::PatternDatabase => proto::Heuristic::PatternDatabase,
+            HeuristicArg::Auto => Heuristic::Auto,
+            HeuristicArg::Hamming => Heuristic::Hamming,
+            HeuristicArg::Manhattan => Heuristic::Manhattan,
+            HeuristicArg::LinearConflict => Heuristic::LinearConflict,
+            HeuristicArg::PatternDatabase => Heuristic::PatternDatabase,
         }
     }
 }
@@ -183,7 +188,19 @@ async fn solve(args: &Args, board: proto::Board) -> anyhow::Result<proto::Soluti
         .with_context(|| format!("cannot connect to {uri}"))?;
     let client = SolverServiceClient::new(channel).max_decoding_message_size(MAX_RESPONSE_BYTES);
     let started = Instant::now();
-    let call = call(args, client, board);
+    let options = proto::SolveOptions {
+        algorithm: proto::Algorithm::from(Algorithm::from(args.algorithm)).into(),
+        heuristic: proto::Heuristic::from(Heuristic::from(args.heuristic)).into(),
+        max_expanded_nodes: args.max_expanded_nodes.unwrap_or(0),
+    };
+    let timeout = args.timeout.as_ref();
+    let call = async {
+        if args.stream {
+            solve_streaming(client, board, options, timeout).await
+        } else {
+            solve_unary(client, board, options, timeout).await
+        }
+    };
     let result = match &args.timeout {
         // The server stops at the deadline it is sent; the local timer covers a server that does not.
         Some(timeout) => tokio::time::timeout(timeout.duration, call)
@@ -215,27 +232,31 @@ async fn start_embedded_server() -> anyhow::Result<Endpoint> {
     Ok(Endpoint::from_shared(format!("http://{address}"))?)
 }
 
-async fn call(
-    args: &Args,
+async fn solve_unary(
     mut client: SolverServiceClient<Channel>,
     board: proto::Board,
+    options: proto::SolveOptions,
+    timeout: Option<&Timeout>,
 ) -> Result<proto::Solution, Status> {
-    let options = Some(proto::SolveOptions {
-        algorithm: proto::Algorithm::from(args.algorithm).into(),
-        heuristic: proto::Heuristic::from(args.heuristic).into(),
-        max_expanded_nodes: args.max_expanded_nodes.unwrap_or(0),
-    });
-    if !args.stream {
-        let request = proto::SolveRequest { puzzle: Some(solve_request::Puzzle::Board(board)), options };
-        let response = client.solve(request_with_deadline(request, args.timeout.as_ref())).await?;
-        return response.into_inner().solution.ok_or_else(|| Status::internal("the answer carries no solution"));
-    }
+    let request = proto::SolveRequest { puzzle: Some(solve_request::Puzzle::Board(board)), options: Some(options) };
+    let response = client.solve(request_with_deadline(request, timeout)).await?;
+    response.into_inner().solution.ok_or_else(|| Status::internal("the answer carries no solution"))
+}
+
+/// SolveStream: progress to the display as it comes, and the Solution, which is the last message.
+async fn solve_streaming(
+    mut client: SolverServiceClient<Channel>,
+    board: proto::Board,
+    options: proto::SolveOptions,
+    timeout: Option<&Timeout>,
+) -> Result<proto::Solution, Status> {
     let request = proto::SolveStreamRequest {
         puzzle: Some(solve_stream_request::Puzzle::Board(board)),
-        options,
+        options: Some(options),
+        // The server's own default.
         progress_interval_ms: 0,
     };
-    let mut stream = client.solve_stream(request_with_deadline(request, args.timeout.as_ref())).await?.into_inner();
+    let mut stream = client.solve_stream(request_with_deadline(request, timeout)).await?.into_inner();
     let display = ProgressDisplay::new();
     while let Some(message) = stream.message().await? {
         match message.event {
