@@ -84,6 +84,33 @@ fn stream_prints_the_same_solution() {
 }
 
 #[test]
+fn stream_draws_progress_when_stderr_is_a_terminal() {
+    // `script` (util-linux) runs the client on a pseudo-terminal, so stderr is a terminal.
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("note: `script` is not installed, skipping the terminal progress test");
+        return;
+    }
+    let puzzle = std::env::temp_dir().join(format!("npuzzle-client-progress-{}.txt", std::process::id()));
+    std::fs::write(&puzzle, HARD_4X4).expect("a temporary puzzle file");
+    let command = format!(
+        "'{}' --stream --timeout 1.5 --algorithm astar --heuristic hamming < '{}'",
+        env!("CARGO_BIN_EXE_npuzzle-client"),
+        puzzle.display()
+    );
+    let output = Command::new("script")
+        .args(["--quiet", "--return", "--command", &command, "/dev/null"])
+        .env_remove("NPUZZLE_ADDR")
+        .stdin(Stdio::null())
+        .output()
+        .expect("script runs");
+    let _ = std::fs::remove_file(&puzzle);
+    let terminal = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "the search hits its deadline: {terminal}");
+    assert!(terminal.contains("nodes expanded, priority "), "progress is drawn: {terminal}");
+    assert!(terminal.contains("error: deadline exceeded after 1.5s"), "{terminal}");
+}
+
+#[test]
 fn chosen_algorithm_and_heuristic_give_the_same_length() {
     let output = client(&["--algorithm", "astar", "--heuristic", "hamming"], PUZZLE04.as_bytes(), &[]);
     assert!(output.status.success(), "stderr: {}", stderr(&output));
