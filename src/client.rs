@@ -6,8 +6,8 @@
 //! their number must match the move count, so a client never prints a malformed solution as if
 //! it were one.
 
-use prost::Message;
-use prost_reflect::{DescriptorPool, DynamicMessage, SerializeOptions};
+use prost::{DecodeError, Message};
+use prost_reflect::{DescriptorError, DescriptorPool, DynamicMessage, SerializeOptions};
 use thiserror::Error;
 
 use crate::board::{Board, BoardError, MAX_DIMENSION};
@@ -24,13 +24,22 @@ pub enum ResponseError {
     /// The number of boards does not match the move count.
     #[error("the solution says {moves} moves but carries {boards} boards")]
     WrongBoardCount { moves: i32, boards: usize },
-    /// The descriptor set compiled into the crate does not describe `npuzzle.v1.Solution`.
+    /// The descriptor set compiled into the crate does not decode (a build problem).
     #[error("the built-in descriptor set is unusable: {0}")]
-    Descriptor(String),
-    /// The solution does not re-encode against its own descriptor.
-    #[error("cannot convert the solution to JSON: {0}")]
-    Json(String),
+    Descriptor(#[from] DescriptorError),
+    /// The descriptor set compiled into the crate lacks the message (a build problem).
+    #[error("the built-in descriptor set has no message {0}")]
+    MissingMessage(&'static str),
+    /// The solution does not decode against its own descriptor.
+    #[error("the solution does not match its descriptor: {0}")]
+    Decode(#[from] DecodeError),
+    /// serde_json refused the message.
+    #[error("cannot write the solution as JSON: {0}")]
+    Json(#[from] serde_json::Error),
 }
+
+/// The full name of the message `--json` prints.
+const SOLUTION_MESSAGE: &str = "npuzzle.v1.Solution";
 
 /// What the spec's `main()` prints for this solution, byte for byte.
 pub fn solution_text(solution: &proto::Solution) -> Result<String, ResponseError> {
@@ -57,20 +66,17 @@ pub fn solution_text(solution: &proto::Solution) -> Result<String, ResponseError
 /// integers as strings), pretty-printed. Fields at their default value are printed too, so every
 /// answer has the same shape: `"solvable": false` is there to read, not implied by its absence.
 pub fn solution_json(solution: &proto::Solution) -> Result<String, ResponseError> {
-    let pool = DescriptorPool::decode(proto::FILE_DESCRIPTOR_SET)
-        .map_err(|error| ResponseError::Descriptor(error.to_string()))?;
-    let descriptor = pool
-        .get_message_by_name("npuzzle.v1.Solution")
-        .ok_or_else(|| ResponseError::Descriptor("no message npuzzle.v1.Solution".into()))?;
-    let message = DynamicMessage::decode(descriptor, solution.encode_to_vec().as_slice())
-        .map_err(|error| ResponseError::Json(error.to_string()))?;
+    let pool = DescriptorPool::decode(proto::FILE_DESCRIPTOR_SET)?;
+    let descriptor =
+        pool.get_message_by_name(SOLUTION_MESSAGE).ok_or(ResponseError::MissingMessage(SOLUTION_MESSAGE))?;
+    let message = DynamicMessage::decode(descriptor, solution.encode_to_vec().as_slice())?;
+    // Written straight to bytes (not through serde_json::Value) to keep the fields in proto order.
     let mut json = Vec::new();
     let mut serializer = serde_json::Serializer::pretty(&mut json);
-    message
-        .serialize_with_options(&mut serializer, &SerializeOptions::new().skip_default_fields(false))
-        .map_err(|error| ResponseError::Json(error.to_string()))?;
+    message.serialize_with_options(&mut serializer, &SerializeOptions::new().skip_default_fields(false))?;
     json.push(b'\n');
-    String::from_utf8(json).map_err(|error| ResponseError::Json(error.to_string()))
+    // serde_json writes only UTF-8, so nothing is ever replaced here.
+    Ok(String::from_utf8_lossy(&json).into_owned())
 }
 
 /// The canonical name of a status code (`INVALID_ARGUMENT`), as grpcurl and other languages
@@ -143,7 +149,11 @@ mod tests {
         let mut solution = solved_in_one();
         solution.steps = vec![proto::Move { tile: 8, direction: proto::Direction::Left as i32 }];
         solution.stats = Some(proto::SearchStats { nodes_expanded: 2, ..Default::default() });
-        let json: serde_json::Value = serde_json::from_str(&solution_json(&solution).expect("json")).expect("parses");
+        let text = solution_json(&solution).expect("json");
+        let order: Vec<Option<usize>> =
+            ["\"solvable\"", "\"moves\"", "\"boards\"", "\"steps\"", "\"stats\""].map(|key| text.find(key)).into();
+        assert!(order.windows(2).all(|pair| pair[0].is_some() && pair[0] < pair[1]), "fields in proto order: {text}");
+        let json: serde_json::Value = serde_json::from_str(&text).expect("parses");
         assert_eq!(json["moves"], 1);
         assert_eq!(json["solvable"], true);
         assert_eq!(json["steps"][0]["direction"], "DIRECTION_LEFT");
