@@ -12,8 +12,10 @@
 //! - [`convert`]: conversions between the `proto` types and the library's.
 //! - [`service`]: the tonic `SolverService`: validation, search slots, progress, cancellation.
 //! - [`server`]: `run(listener, shutdown, config)`: the service with health and reflection.
+//! - [`client`]: a `Board` into a request, a server's `Solution` into the spec's stdout or JSON.
 
 pub mod board;
+pub mod client;
 pub mod convert;
 pub mod proto;
 pub mod server;
