@@ -17,12 +17,10 @@ use tonic::transport::Channel;
 
 pub use npuzzle::proto::solver_service_client::SolverServiceClient;
 
-/// How long a stopped search may take to give its thread back before the test fails. The
-/// search polls its stop flag every few thousand nodes, which unoptimized code on a loaded
-/// two-core machine takes a few hundred milliseconds to expand, so this bound proves that the
-/// search stopped, not how fast: the tests print the time they measured, and a release run of
-/// them measures the latency.
-pub const STOP_WITHIN: Duration = Duration::from_secs(2);
+/// How long a stopped search may take to give its thread back before the test fails: the
+/// requirement is 100 ms, doubled for unoptimized test code on a loaded two-core machine. The
+/// tests print what they measured.
+pub const STOP_WITHIN: Duration = Duration::from_millis(200);
 
 /// An 80-move 4×4 board: A* with Hamming does not finish it within seconds, so it makes a
 /// search that is still running when the test cancels it.
