@@ -21,9 +21,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::{JoinError, JoinHandle};
 use tokio_stream::wrappers::ReceiverStream;
 use tokio_util::sync::CancellationToken;
-use tonic::metadata::MetadataMap;
-use tonic::{Code, Request, Response, Status};
-use tracing::{field, info};
+use tonic::{Request, Response, Status};
 
 use crate::board::Board;
 use crate::convert::board_from_proto;
@@ -32,6 +30,12 @@ use crate::server::Config;
 use crate::solver::{self, Algorithm, NoProgress, Options, Progress, ProgressReport, SearchError, Solution, Stop};
 use crate::text;
 
+mod call;
+mod deadline;
+
+use call::Call;
+use deadline::deadline;
+
 /// The shortest progress interval a client may ask for: the search only reports every few
 /// thousand nodes anyway.
 pub const MIN_PROGRESS_INTERVAL: Duration = Duration::from_millis(10);
@@ -39,9 +43,6 @@ pub const MIN_PROGRESS_INTERVAL: Duration = Duration::from_millis(10);
 pub const MAX_PROGRESS_INTERVAL: Duration = Duration::from_secs(60);
 /// Progress messages a stream holds for a slow client before further updates are dropped.
 const PROGRESS_BUFFER: usize = 16;
-/// The most the server answers DEADLINE_EXCEEDED ahead of the caller's deadline (a tenth of the
-/// timeout when that is less), so the answer arrives while the caller still waits for it.
-const MAX_DEADLINE_MARGIN: Duration = Duration::from_millis(100);
 
 /// The message stream of `SolveStream`.
 pub type SolveEvents = ReceiverStream<Result<proto::SolveStreamResponse, Status>>;
@@ -383,136 +384,42 @@ impl Progress for StreamProgress {
     }
 }
 
-/// The instant to give up on a request with a `grpc-timeout`: a little before the caller's own
-/// deadline, because tonic's transport turns a timer that fires first into CANCELLED.
-fn deadline(metadata: &MetadataMap) -> Option<Instant> {
-    let timeout = grpc_timeout(metadata)?;
-    let margin = (timeout / 10).min(MAX_DEADLINE_MARGIN);
-    Instant::now().checked_add(timeout - margin)
-}
-
-/// The `grpc-timeout` header: at most 8 digits and a unit (gRPC over HTTP/2). A malformed
-/// header is ignored, as tonic's transport ignores it.
-fn grpc_timeout(metadata: &MetadataMap) -> Option<Duration> {
-    let value = metadata.get("grpc-timeout")?.to_str().ok()?;
-    let (amount, unit) = value.split_at_checked(value.len().checked_sub(1)?)?;
-    if amount.is_empty() || amount.len() > 8 || !amount.bytes().all(|byte| byte.is_ascii_digit()) {
-        return None;
-    }
-    let amount: u64 = amount.parse().ok()?;
-    Some(match unit {
-        "H" => Duration::from_secs(amount * 3600),
-        "M" => Duration::from_secs(amount * 60),
-        "S" => Duration::from_secs(amount),
-        "m" => Duration::from_millis(amount),
-        "u" => Duration::from_micros(amount),
-        "n" => Duration::from_nanos(amount),
-        _ => return None,
-    })
-}
-
-/// One request's bookkeeping: its stop flag, raised when the call ends however it ends (so a
-/// call the client dropped stops its search), and its one log line, written then.
-struct Call {
-    rpc: &'static str,
-    started: Instant,
-    stop: Stop,
-    dimension: Option<usize>,
-    algorithm: Option<Algorithm>,
-    /// Cancelled until an answer is recorded: a call dropped before that was abandoned.
-    outcome: Code,
-    detail: Option<String>,
-    moves: Option<i32>,
-    nodes: Option<u64>,
-}
-
-impl Call {
-    fn new(rpc: &'static str) -> Call {
-        Call {
-            rpc,
-            started: Instant::now(),
-            stop: Stop::new(),
-            dimension: None,
-            algorithm: None,
-            outcome: Code::Cancelled,
-            detail: Some("the client went away".into()),
-            moves: None,
-            nodes: None,
-        }
-    }
-
-    fn describe(&mut self, job: &Job) {
-        self.dimension = Some(job.board.dimension());
-        self.algorithm = Some(job.algorithm);
-    }
-
-    fn finish(&mut self, result: Result<&Solution, &Status>) {
-        match result {
-            Ok(solution) => {
-                self.outcome = Code::Ok;
-                self.detail = None;
-                self.moves = Some(solution.moves());
-                self.nodes = Some(solution.stats().nodes_expanded);
-            }
-            Err(status) => {
-                self.outcome = status.code();
-                self.detail = Some(status.message().to_owned());
-            }
-        }
-    }
-}
-
-impl Drop for Call {
-    fn drop(&mut self) {
-        self.stop.stop();
-        info!(
-            rpc = self.rpc,
-            dimension = self.dimension,
-            algorithm = self.algorithm.map(field::display),
-            outcome = ?self.outcome,
-            moves = self.moves,
-            nodes = self.nodes,
-            elapsed = ?self.started.elapsed(),
-            detail = self.detail.as_deref(),
-            "request finished"
-        );
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tonic::Code;
 
-    fn timeout_of(header: &str) -> Option<Duration> {
-        let mut metadata = MetadataMap::new();
-        metadata.insert("grpc-timeout", header.parse().expect("an ASCII header value"));
-        grpc_timeout(&metadata)
+    #[tokio::test]
+    async fn a_search_that_panics_is_internal_not_a_crash() {
+        let joined =
+            tokio::task::spawn_blocking(|| -> Result<Solution, SearchError> { panic!("a bug in a search") }).await;
+        let status = answer(joined).expect_err("no answer from a crashed search");
+        assert_eq!(status.code(), Code::Internal);
+        assert!(status.message().contains("a bug in a search"), "{status:?}");
     }
 
     #[test]
-    fn grpc_timeout_reads_every_unit() {
-        assert_eq!(timeout_of("2H"), Some(Duration::from_secs(7200)));
-        assert_eq!(timeout_of("3M"), Some(Duration::from_secs(180)));
-        assert_eq!(timeout_of("4S"), Some(Duration::from_secs(4)));
-        assert_eq!(timeout_of("250m"), Some(Duration::from_millis(250)));
-        assert_eq!(timeout_of("7u"), Some(Duration::from_micros(7)));
-        assert_eq!(timeout_of("9n"), Some(Duration::from_nanos(9)));
-    }
-
-    #[test]
-    fn a_malformed_grpc_timeout_is_ignored() {
-        for header in ["", "S", "5", "5x", "+5S", "123456789S", "-1m"] {
-            assert_eq!(timeout_of(header), None, "{header:?}");
+    fn every_search_error_has_its_status_code() {
+        let cases = [
+            (SearchError::NodeBudgetExhausted { limit: 10, expanded: 10 }, Code::ResourceExhausted),
+            (SearchError::DeadlineExceeded { elapsed: Duration::from_millis(5), expanded: 3 }, Code::DeadlineExceeded),
+            (SearchError::Cancelled { expanded: 3 }, Code::Cancelled),
+            (
+                SearchError::Unsupported {
+                    algorithm: Algorithm::IdaStar,
+                    heuristic: solver::Heuristic::Hamming,
+                    dimension: 3,
+                    reason: "not built".into(),
+                },
+                Code::InvalidArgument,
+            ),
+            (SearchError::Internal("bad path".into()), Code::Internal),
+        ];
+        for (error, code) in cases {
+            let message = error.to_string();
+            let status = Status::from(error);
+            assert_eq!(status.code(), code, "{message}");
+            assert_eq!(status.message(), message);
         }
-    }
-
-    #[test]
-    fn the_deadline_comes_a_little_before_the_callers() {
-        let mut metadata = MetadataMap::new();
-        metadata.insert("grpc-timeout", "1000m".parse().expect("an ASCII header value"));
-        let before = Instant::now();
-        let deadline = deadline(&metadata).expect("a deadline");
-        assert!(deadline >= before + Duration::from_millis(900));
-        assert!(deadline <= Instant::now() + Duration::from_millis(900));
     }
 }
