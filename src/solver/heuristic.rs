@@ -20,4 +20,24 @@ pub trait Estimator {
     /// The memo after `tile`, at cell `from` of `tiles`, slides into the blank at cell `to`.
     /// `tiles` is the position before the slide.
     fn slide(&self, memo: &Self::Memo, tiles: &[u16], tile: u16, from: usize, to: usize) -> Self::Memo;
+
+    /// The memo after the slide if its bound is at most `limit`, else `Err` with a lower bound
+    /// on the child's value above `limit`. The search prunes such a child anyway, so an
+    /// estimator made of several parts may stop at the first part that is over.
+    #[inline]
+    fn slide_within(
+        &self,
+        memo: &Self::Memo,
+        tiles: &[u16],
+        tile: u16,
+        from: usize,
+        to: usize,
+        limit: u32,
+    ) -> Result<Self::Memo, u32> {
+        let next = self.slide(memo, tiles, tile, from, to);
+        match self.value(&next) {
+            value if value > limit => Err(value),
+            _ => Ok(next),
+        }
+    }
 }

@@ -134,14 +134,16 @@ fn run<E: Estimator>(board: &Board, estimator: &E, meter: &mut Meter<'_>) -> Res
             }
             let from = from as usize;
             let tile = puzzle.tiles[from];
-            let memo = estimator.slide(&frame.memo, &puzzle.tiles, tile, from, puzzle.blank);
             meter.generated += 1;
+            let memo = match estimator.slide_within(&frame.memo, &puzzle.tiles, tile, from, puzzle.blank, bound - g - 1)
+            {
+                Ok(memo) => memo,
+                Err(over) => {
+                    next_bound = next_bound.min(g + 1 + over);
+                    continue;
+                }
+            };
             let h = estimator.value(&memo);
-            let f = g + 1 + h;
-            if f > bound {
-                next_bound = next_bound.min(f);
-                continue;
-            }
             puzzle.slide(from);
             stack.push(Frame { memo, next: 0, last: direction });
             if h == 0 && puzzle.is_goal() {

@@ -52,7 +52,11 @@ fn unrank(mut index: usize, len: usize) -> [u8; CELLS] {
     let mut cells = [0u8; CELLS];
     let mut used = 0u32;
     for (slot, &digit) in cells.iter_mut().zip(&digits[..len]) {
-        let cell = (0..CELLS).filter(|&cell| used & (1 << cell) == 0).nth(digit).unwrap_or(CELLS - 1);
+        let mut free = !used & ((1 << CELLS) - 1);
+        for _ in 0..digit {
+            free &= free - 1;
+        }
+        let cell = free.trailing_zeros();
         *slot = cell as u8;
         used |= 1 << cell;
     }
