@@ -135,8 +135,9 @@ fn run<E: Estimator>(board: &Board, estimator: &E, meter: &mut Meter<'_>) -> Res
             let from = from as usize;
             let tile = puzzle.tiles[from];
             meter.generated += 1;
-            let memo = match estimator.slide_within(&frame.memo, &puzzle.tiles, tile, from, puzzle.blank, bound - g - 1)
-            {
+            // A node on the stack has f <= bound and is not the goal, so h >= 1 and g < bound.
+            let limit = bound.saturating_sub(g + 1);
+            let memo = match estimator.slide_within(&frame.memo, &puzzle.tiles, tile, from, puzzle.blank, limit) {
                 Ok(memo) => memo,
                 Err(over) => {
                     next_bound = next_bound.min(g + 1 + over);

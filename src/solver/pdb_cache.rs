@@ -69,7 +69,7 @@ impl PatternDatabases {
     /// The default 6-6-3 databases from `dir`, built and saved there first if the file is
     /// missing, corrupt or from another version.
     pub fn load_or_build(dir: &Path) -> Result<Arc<PatternDatabases>, PdbError> {
-        PatternDatabases::load_or_build_partition(dir, &Partition::six_six_three())
+        PatternDatabases::load_or_build_partition(dir, &Partition::seven_eight())
     }
 
     /// [`PatternDatabases::load_or_build`] for any partition. A file that fails a check is
@@ -103,13 +103,16 @@ impl DatabaseSlot {
         DatabaseSlot::default()
     }
 
-    /// Starts [`PatternDatabases::load_or_build`] on `dir` on a thread of its own and returns the
-    /// slot it fills, with the thread's handle, which yields the outcome.
-    pub fn spawn_load_or_build(dir: PathBuf) -> (DatabaseSlot, thread::JoinHandle<Result<(), PdbError>>) {
+    /// Starts [`PatternDatabases::load_or_build_partition`] on `dir` on a thread of its own and
+    /// returns the slot it fills, with the thread's handle, which yields the outcome.
+    pub fn spawn_load_or_build(
+        dir: PathBuf,
+        partition: Partition,
+    ) -> (DatabaseSlot, thread::JoinHandle<Result<(), PdbError>>) {
         let slot = DatabaseSlot::new();
         let filler = slot.clone();
         let handle = thread::spawn(move || {
-            let databases = PatternDatabases::load_or_build(&dir)?;
+            let databases = PatternDatabases::load_or_build_partition(&dir, &partition)?;
             filler.fill(databases);
             Ok(())
         });
