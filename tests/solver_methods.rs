@@ -1,7 +1,8 @@
 //! Every method agrees: `Auto` picks what the docs say for each size; every algorithm and
 //! heuristic gives the A* + Manhattan length on random boards; and each heuristic is admissible
-//! and consistent, checked against exact distances from breadth-first search, with its
-//! incremental update equal to a fresh evaluation after every slide.
+//! (and the per-tile ones and linear conflict consistent), checked against exact distances from
+//! breadth-first search, with its incremental update equal to a fresh evaluation after every
+//! slide.
 
 mod common;
 
@@ -136,9 +137,9 @@ fn distances_from_goal(dimension: usize, radius: u32) -> HashMap<Board, u32> {
 }
 
 /// Checks `estimator` on every board of `distances`: never above the exact distance, zero at
-/// the goal, changing by at most one per slide, and updated incrementally to exactly what a
-/// fresh evaluation of the child gives.
-fn check_admissible_and_consistent<E: Estimator>(name: &str, estimator: &E, distances: &HashMap<Board, u32>) {
+/// the goal, updated incrementally to exactly what a fresh evaluation of the child gives, and,
+/// if `consistent`, changing by at most one per slide.
+fn check_estimator<E: Estimator>(name: &str, estimator: &E, distances: &HashMap<Board, u32>, consistent: bool) {
     let n = distances.keys().next().expect("a board").dimension();
     for (position, &exact) in distances {
         let memo = estimator.start(position.tiles());
@@ -153,7 +154,7 @@ fn check_admissible_and_consistent<E: Estimator>(name: &str, estimator: &E, dist
             let slid = estimator.value(&estimator.slide(&memo, position.tiles(), tile, from, blank));
             let fresh = estimator.value(&estimator.start(child.tiles()));
             assert_eq!(slid, fresh, "{name}: incremental update after sliding {tile} on {position:?}");
-            assert!(h.abs_diff(fresh) <= 1, "{name}: inconsistent on {position:?} -> {child:?}");
+            assert!(!consistent || h.abs_diff(fresh) <= 1, "{name}: inconsistent on {position:?} -> {child:?}");
         }
     }
 }
@@ -162,17 +163,19 @@ fn check_admissible_and_consistent<E: Estimator>(name: &str, estimator: &E, dist
 fn three_by_three_heuristics_are_admissible_and_consistent_on_every_board() {
     let all = distances_from_goal(3, u32::MAX);
     assert_eq!(all.len(), 181_440);
-    check_admissible_and_consistent("manhattan", &Manhattan::new(3), &all);
-    check_admissible_and_consistent("hamming", &Hamming, &all);
-    check_admissible_and_consistent("linear conflict", &LinearConflict::new(3), &all);
+    check_estimator("manhattan", &Manhattan::new(3), &all, true);
+    check_estimator("hamming", &Hamming, &all, true);
+    check_estimator("linear conflict", &LinearConflict::new(3), &all, true);
 }
 
 #[test]
-fn four_by_four_heuristics_are_admissible_and_consistent_near_the_goal() {
+fn four_by_four_heuristics_are_admissible_near_the_goal() {
     let near = distances_from_goal(4, 14);
     let databases = small_databases();
-    check_admissible_and_consistent("pattern databases", &databases.heuristic(), &near);
-    check_admissible_and_consistent("linear conflict", &LinearConflict::new(4), &near);
+    // Taking the least distance over the blank's cells makes a table admissible but not always
+    // consistent (see pattern_db); IDA* needs admissibility only.
+    check_estimator("pattern databases", &databases.heuristic(), &near, false);
+    check_estimator("linear conflict", &LinearConflict::new(4), &near, true);
 }
 
 #[test]

@@ -16,7 +16,7 @@ use anyhow::{Context, Result, bail};
 use clap::Parser;
 use npuzzle::proto::solver_service_client::SolverServiceClient;
 use npuzzle::proto::{self, solve_request};
-use npuzzle::solver::{self, NoProgress, PatternDatabases, Stop};
+use npuzzle::solver::{self, NoProgress, Partition, PatternDatabases, Stop};
 use npuzzle::{Algorithm, Board, Heuristic, Options};
 
 /// Times optimal solves of the rows of a benchmark file.
@@ -45,6 +45,10 @@ struct Args {
     /// $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle].
     #[arg(long)]
     cache_dir: Option<PathBuf>,
+    /// The pattern databases' partition: 7-8 (the strongest, built once in minutes) or 6-6-3
+    /// (built in seconds).
+    #[arg(long, default_value = "7-8")]
+    partition: String,
 }
 
 /// One benchmark instance.
@@ -125,8 +129,10 @@ fn databases_for(rows: &[Row], args: &Args) -> Result<Option<Arc<PatternDatabase
         Some(dir) => dir.clone(),
         None => solver::default_cache_dir()?,
     };
+    let partition = Partition::named(&args.partition)
+        .with_context(|| format!("unknown partition {:?}; expected 7-8 or 6-6-3", args.partition))?;
     let started = Instant::now();
-    let databases = PatternDatabases::load_or_build(&dir)?;
+    let databases = PatternDatabases::load_or_build_partition(&dir, &partition)?;
     eprintln!(
         "pattern databases {} ({} bytes) ready in {:.3} s from {}",
         databases.partition().sizes(),

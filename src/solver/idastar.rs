@@ -111,8 +111,9 @@ fn run<E: Estimator>(board: &Board, estimator: &E, meter: &mut Meter<'_>) -> Res
         meter.expand(bound, || 0)?;
         let mut next_bound = u32::MAX;
         loop {
-            let g = stack.len() as u32 - 1;
+            let depth = stack.len();
             let Some(frame) = stack.last_mut() else { break };
+            let g = depth as u32 - 1;
             if frame.next == 4 {
                 // Every move from here is tried: undo the move that led here.
                 let last = frame.last;

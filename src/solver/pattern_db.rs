@@ -5,14 +5,16 @@
 //! for every placement of its tiles, the fewest moves *of those tiles* that bring them home, the
 //! other tiles being indistinct and the blank free to go anywhere (the minimum over the blank's
 //! cells). Since only a pattern's own moves are counted, the tables of a partition add up to a
-//! lower bound. A slide moves one tile, so it changes one table's term by at most one: the sum is
-//! consistent.
+//! lower bound. A slide moves one tile, so it changes one table's term only; that term can jump
+//! by more than one when the minimum over the blank was reached in a region the blank cannot get
+//! to for free, so the bound is admissible but not always consistent, which IDA* does not need.
 //!
 //! Reflection: mirroring the board about its main diagonal, cell (r, c) to (c, r), maps the goal
 //! to itself once tile t is relabelled with the tile whose goal is t's goal cell mirrored. The
 //! mirrored position is exactly as far from the goal, so the same tables read on it give a
-//! second bound, and the larger of the two is still consistent. This costs a second lookup per
-//! move and helps whenever the partition is not itself symmetric.
+//! second bound, and the larger of the two is still admissible. This costs a second lookup per
+//! move (skipped when the direct sum already prunes the child) and helps whenever the partition
+//! is not itself symmetric.
 //!
 //! A table for a k-tile pattern has 16!/(16-k)! entries of one byte, indexed by the mixed-radix
 //! rank of the tiles' cells (see [`rank`]). The database files and their build are described in
@@ -115,6 +117,15 @@ impl Partition {
     /// reflection, about 3× fewer nodes than splitting by columns). 11.5 MB of tables.
     pub fn six_six_three() -> Partition {
         Partition { patterns: vec![vec![1, 5, 6, 9, 10, 13], vec![7, 8, 11, 12, 14, 15], vec![2, 3, 4]] }
+    }
+
+    /// The built-in partition called `name`: "7-8" or "6-6-3".
+    pub fn named(name: &str) -> Option<Partition> {
+        match name {
+            "7-8" => Some(Partition::seven_eight()),
+            "6-6-3" => Some(Partition::six_six_three()),
+            _ => None,
+        }
     }
 
     /// The tiles of each pattern.

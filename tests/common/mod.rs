@@ -6,7 +6,8 @@
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
-use npuzzle::solver::{NoProgress, Partition, PatternDatabases, Solution, Stop};
+use npuzzle::solver::pdb_cache::file_name;
+use npuzzle::solver::{NoProgress, Partition, PatternDatabases, Solution, Stop, default_cache_dir};
 use npuzzle::{Algorithm, Board, Direction, Heuristic, Options, solve};
 
 /// The 6-6-3 databases, built once into the target directory and loaded from there after.
@@ -18,6 +19,14 @@ pub fn small_databases() -> Arc<PatternDatabases> {
             PatternDatabases::load_or_build_partition(&dir, &Partition::six_six_three()).expect("6-6-3 databases")
         })
         .clone()
+}
+
+/// The default 7-8 databases if a run of `npuzzle-bench` (or the server) has already built them
+/// into the cache directory; tests never build them, as that takes minutes.
+pub fn cached_default_databases() -> Option<Arc<PatternDatabases>> {
+    let partition = Partition::seven_eight();
+    let path = default_cache_dir().ok()?.join(file_name(&partition));
+    PatternDatabases::load(&path, &partition).ok().map(Arc::new)
 }
 
 /// A board from its dimension and row-major tiles.
