@@ -259,16 +259,14 @@ fn check_dimension(dimension: usize, max: usize) -> Result<(), BoardError> {
 fn count_inversions(tiles: &[u16]) -> u64 {
     let mut tree = vec![0u32; tiles.len() + 1];
     let mut inversions = 0u64;
-    let mut seen = 0u64;
-    for &tile in tiles.iter().filter(|&&t| t != 0) {
+    for (seen, &tile) in tiles.iter().filter(|&&t| t != 0).enumerate() {
         let mut i = usize::from(tile);
         let mut not_greater = 0u64;
         while i > 0 {
             not_greater += u64::from(tree[i]);
             i &= i - 1;
         }
-        inversions += seen - not_greater;
-        seen += 1;
+        inversions += seen as u64 - not_greater;
         let mut i = usize::from(tile);
         while i < tree.len() {
             tree[i] += 1;

@@ -9,9 +9,17 @@
 //! - [`text`]: the spec's stdin format into a `Board`, and a `Solution` into the spec's stdout.
 //! - [`solver`]: the `solve` API and its algorithms, one file each.
 //! - [`proto`]: the generated gRPC types and the descriptor set for reflection.
+//! - [`convert`]: conversions between the `proto` types and the library's.
+//! - [`service`]: the tonic `SolverService`: validation, search slots, progress, cancellation.
+//! - [`server`]: `run(listener, shutdown, config)`: the service with health and reflection.
+//! - [`client`]: a `Board` into a request, a server's `Solution` into the spec's stdout or JSON.
 
 pub mod board;
+pub mod client;
+pub mod convert;
 pub mod proto;
+pub mod server;
+pub mod service;
 pub mod solver;
 pub mod text;
 

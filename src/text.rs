@@ -133,12 +133,19 @@ fn parse_tile(token: &str, cells: usize, at: Position) -> Result<usize, ParseErr
 /// The spec's stdout for a solution: `Minimum number of moves = K` and each board followed by
 /// an empty line, or `No solution possible`.
 pub fn format_solution(solution: &Solution) -> String {
+    format_boards(solution.boards())
+}
+
+/// The spec's stdout for the boards of a shortest solution, initial to goal (so K is one less
+/// than their number), or for no solution (`None`). Shared by [`format_solution`] and by
+/// clients that rebuild the boards from a server's answer.
+pub fn format_boards(boards: Option<&[Board]>) -> String {
     let mut out = String::new();
-    match solution.boards() {
+    match boards {
         None => out.push_str("No solution possible\n"),
         Some(boards) => {
             // Writing to a String cannot fail.
-            let _ = writeln!(out, "Minimum number of moves = {}", solution.moves());
+            let _ = writeln!(out, "Minimum number of moves = {}", boards.len().saturating_sub(1));
             for board in boards {
                 let _ = writeln!(out, "{board}");
             }

@@ -162,24 +162,6 @@ fn solve_locally(rows: &[Row], args: &Args) -> Result<Vec<Outcome>> {
         .collect()
 }
 
-fn proto_algorithm(algorithm: Algorithm) -> proto::Algorithm {
-    match algorithm {
-        Algorithm::Auto => proto::Algorithm::Unspecified,
-        Algorithm::AStar => proto::Algorithm::Astar,
-        Algorithm::IdaStar => proto::Algorithm::Idastar,
-    }
-}
-
-fn proto_heuristic(heuristic: Heuristic) -> proto::Heuristic {
-    match heuristic {
-        Heuristic::Auto => proto::Heuristic::Unspecified,
-        Heuristic::Hamming => proto::Heuristic::Hamming,
-        Heuristic::Manhattan => proto::Heuristic::Manhattan,
-        Heuristic::LinearConflict => proto::Heuristic::LinearConflict,
-        Heuristic::PatternDatabase => proto::Heuristic::PatternDatabase,
-    }
-}
-
 fn solve_remotely(addr: &str, rows: &[Row], args: &Args) -> Result<Vec<Outcome>> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async {
@@ -188,13 +170,10 @@ fn solve_remotely(addr: &str, rows: &[Row], args: &Args) -> Result<Vec<Outcome>>
         let mut outcomes = Vec::with_capacity(rows.len());
         for row in rows {
             let request = proto::SolveRequest {
-                puzzle: Some(solve_request::Puzzle::Board(proto::Board {
-                    dimension: row.board.dimension() as u32,
-                    tiles: row.board.tiles().iter().map(|&tile| u32::from(tile)).collect(),
-                })),
+                puzzle: Some(solve_request::Puzzle::Board(proto::Board::from(&row.board))),
                 options: Some(proto::SolveOptions {
-                    algorithm: proto_algorithm(args.algorithm).into(),
-                    heuristic: proto_heuristic(args.heuristic).into(),
+                    algorithm: proto::Algorithm::from(args.algorithm).into(),
+                    heuristic: proto::Heuristic::from(args.heuristic).into(),
                     max_expanded_nodes: 0,
                 }),
             };

@@ -60,7 +60,7 @@ impl PackedTiles for Box<[u16]> {
     }
 }
 
-/// A multiply-rotate hasher for the search's hash sets: states are already well mixed bit
+/// A folded-multiply hasher for the search's hash sets: states are already well mixed bit
 /// patterns, and SipHash's flood resistance costs more than the rest of a node expansion.
 #[derive(Default, Clone, Copy)]
 pub struct StateHasher(u64);
@@ -80,9 +80,12 @@ impl Hasher for StateHasher {
         }
     }
 
+    /// A folded multiply: the high half of the 128-bit product carries every input bit into
+    /// the low bits the table indexes by, which a plain wrapping multiply would not.
     #[inline]
     fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(26) ^ word).wrapping_mul(SEED);
+        let product = u128::from(self.0 ^ word) * u128::from(SEED);
+        self.0 = (product as u64) ^ ((product >> 64) as u64);
     }
 
     #[inline]

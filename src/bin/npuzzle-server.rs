@@ -1,0 +1,114 @@
+//! `npuzzle-server`: serves the npuzzle gRPC API. It parses flags, sets up logging (`RUST_LOG`,
+//! `info` by default), binds the listener and hands everything to [`npuzzle::server::run`];
+//! SIGINT or SIGTERM shuts it down gracefully and it exits 0.
+
+use std::net::SocketAddr;
+use std::num::NonZeroUsize;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Parser;
+use clap::builder::RangedU64ValueParser;
+use npuzzle::board::{DEFAULT_MAX_DIMENSION, MAX_DIMENSION};
+use npuzzle::server::{self, Config};
+use npuzzle::solver::DEFAULT_MAX_EXPANDED_NODES;
+use tokio::net::TcpListener;
+use tracing::{info, warn};
+use tracing_subscriber::EnvFilter;
+
+/// Serves optimal sliding-tile puzzle solutions over gRPC (npuzzle.v1.SolverService), with
+/// health checking and server reflection.
+#[derive(Debug, Parser)]
+#[command(version)]
+struct Flags {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:50051")]
+    listen: SocketAddr,
+    /// Searches that may run at once, one thread each [default: the number of cores].
+    #[arg(long)]
+    max_concurrent_solves: Option<NonZeroUsize>,
+    /// Node budget cap per search; requests asking for more (or for 0) get this. With A* it
+    /// bounds memory too (the solver documents the bytes per node).
+    #[arg(long, default_value_t = DEFAULT_MAX_EXPANDED_NODES)]
+    max_expanded_nodes: u64,
+    /// The largest board dimension N accepted.
+    #[arg(long, default_value_t = DEFAULT_MAX_DIMENSION,
+          value_parser = RangedU64ValueParser::<usize>::new().range(2..=MAX_DIMENSION as u64))]
+    max_dimension: usize,
+    /// Milliseconds between progress messages when a stream's request leaves it at 0.
+    #[arg(long, default_value_t = millis(server::DEFAULT_PROGRESS_INTERVAL))]
+    progress_interval_ms: u64,
+    /// Milliseconds a request waits for a free search slot before RESOURCE_EXHAUSTED.
+    #[arg(long, default_value_t = millis(server::DEFAULT_QUEUE_TIMEOUT))]
+    queue_timeout_ms: u64,
+    /// Milliseconds a shutdown lets running searches finish before stopping them.
+    #[arg(long, default_value_t = millis(server::DEFAULT_DRAIN_TIMEOUT))]
+    drain_timeout_ms: u64,
+    /// The largest request message accepted, in bytes.
+    #[arg(long, default_value_t = server::DEFAULT_MAX_MESSAGE_BYTES)]
+    max_message_bytes: usize,
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+impl Flags {
+    fn config(&self) -> Config {
+        let defaults = Config::default();
+        Config {
+            max_concurrent_solves: self.max_concurrent_solves.map_or(defaults.max_concurrent_solves, NonZeroUsize::get),
+            max_expanded_nodes: self.max_expanded_nodes,
+            max_dimension: self.max_dimension,
+            progress_interval: Duration::from_millis(self.progress_interval_ms),
+            queue_timeout: Duration::from_millis(self.queue_timeout_ms),
+            drain_timeout: Duration::from_millis(self.drain_timeout_ms),
+            max_message_bytes: self.max_message_bytes,
+        }
+    }
+}
+
+/// Completes on the first SIGINT (Ctrl-C) or SIGTERM.
+async fn shutdown_signal() {
+    let interrupt = async {
+        if let Err(error) = tokio::signal::ctrl_c().await {
+            warn!(%error, "cannot listen for SIGINT");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                terminate.recv().await;
+            }
+            Err(error) => {
+                warn!(%error, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => info!("SIGINT received"),
+        () = terminate => info!("SIGTERM received"),
+    }
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let flags = Flags::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
+        .with_writer(std::io::stderr)
+        .init();
+    let config = flags.config();
+    let listener =
+        TcpListener::bind(flags.listen).await.with_context(|| format!("cannot listen on {}", flags.listen))?;
+    let address = listener.local_addr().context("cannot read the bound address")?;
+    info!(%address, ?config, "npuzzle-server listening");
+    server::run(listener, shutdown_signal(), config).await?;
+    Ok(())
+}

@@ -1,0 +1,171 @@
+//! The npuzzle gRPC server: [`run`] serves the [`SolverService`], `grpc.health.v1` and server
+//! reflection (v1 and v1alpha) on a listener until its shutdown future completes. The server
+//! binary, the client's embedded mode and the tests all start it the same way.
+//!
+//! Shutdown is graceful: health turns NOT_SERVING, the listener stops accepting, running
+//! searches get [`Config::drain_timeout`] to finish, then every search is stopped (its caller
+//! gets UNAVAILABLE), and `run` returns once the connections have closed, or a short grace
+//! later if a client holds one open (a health watch, say).
+
+use std::future::Future;
+use std::time::Duration;
+
+use thiserror::Error;
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+use tokio_util::sync::CancellationToken;
+use tonic::transport;
+use tonic_health::ServingStatus;
+use tonic_health::server::HealthReporter;
+use tracing::{info, warn};
+
+use crate::board::DEFAULT_MAX_DIMENSION;
+use crate::proto::{self, solver_service_server::SolverServiceServer};
+use crate::service::{RunningSearches, SolverService};
+use crate::solver::DEFAULT_MAX_EXPANDED_NODES;
+
+/// The default of [`Config::progress_interval`].
+pub const DEFAULT_PROGRESS_INTERVAL: Duration = Duration::from_millis(200);
+/// The default of [`Config::queue_timeout`].
+pub const DEFAULT_QUEUE_TIMEOUT: Duration = Duration::from_secs(2);
+/// The default of [`Config::drain_timeout`].
+pub const DEFAULT_DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
+/// The default of [`Config::max_message_bytes`]: room for a 255×255 board as text.
+pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 1 << 20;
+/// How long `run` waits, after stopping the searches, for the connections to close.
+const CLOSE_GRACE: Duration = Duration::from_millis(500);
+
+/// The server's limits.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Searches that may run at once, one blocking thread each (at least 1).
+    pub max_concurrent_solves: usize,
+    /// The node budget cap: a request asking for more (or for 0) gets this.
+    pub max_expanded_nodes: u64,
+    /// The largest N a request may send.
+    pub max_dimension: usize,
+    /// Time between two Progress messages of a stream whose request leaves it at 0.
+    pub progress_interval: Duration,
+    /// How long a request waits for a free search slot before RESOURCE_EXHAUSTED.
+    pub queue_timeout: Duration,
+    /// How long a shutdown lets running searches finish before stopping them.
+    pub drain_timeout: Duration,
+    /// The largest request message accepted; a larger one is refused with OUT_OF_RANGE by the
+    /// transport before it is decoded.
+    pub max_message_bytes: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            max_concurrent_solves: std::thread::available_parallelism().map_or(1, usize::from),
+            max_expanded_nodes: DEFAULT_MAX_EXPANDED_NODES,
+            max_dimension: DEFAULT_MAX_DIMENSION,
+            progress_interval: DEFAULT_PROGRESS_INTERVAL,
+            queue_timeout: DEFAULT_QUEUE_TIMEOUT,
+            drain_timeout: DEFAULT_DRAIN_TIMEOUT,
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+        }
+    }
+}
+
+/// Why the server could not serve.
+#[derive(Debug, Error)]
+pub enum ServerError {
+    /// The gRPC transport failed.
+    #[error("gRPC transport error: {0}")]
+    Transport(#[from] transport::Error),
+    /// The descriptor set for reflection did not decode (a build problem).
+    #[error("cannot build server reflection: {0}")]
+    Reflection(#[from] tonic_reflection::server::Error),
+}
+
+/// A server not yet serving: [`Server::running_searches`] can be read before and while it runs.
+#[derive(Debug)]
+pub struct Server {
+    config: Config,
+    service: SolverService,
+}
+
+impl Server {
+    /// A server with `config`'s limits.
+    pub fn new(config: Config) -> Server {
+        let service = SolverService::new(&config);
+        Server { config, service }
+    }
+
+    /// The live count of running searches.
+    pub fn running_searches(&self) -> RunningSearches {
+        self.service.running_searches()
+    }
+
+    /// Serves on `listener` until `shutdown` completes, then shuts down gracefully (see the
+    /// module docs) and returns `Ok`.
+    pub async fn serve(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServerError> {
+        let (health, health_service) = tonic_health::server::health_reporter();
+        set_health(&health, ServingStatus::Serving).await;
+        let solver =
+            SolverServiceServer::new(self.service.clone()).max_decoding_message_size(self.config.max_message_bytes);
+        let stopping = CancellationToken::new();
+        let signal = announce_shutdown(shutdown, health, stopping.clone());
+        let serving = transport::Server::builder()
+            .add_service(health_service)
+            .add_service(reflection().build_v1()?)
+            .add_service(reflection().build_v1alpha()?)
+            .add_service(solver)
+            .serve_with_incoming_shutdown(TcpListenerStream::new(listener), signal);
+        let drained = drain(stopping, &self.service, self.config.drain_timeout);
+        tokio::select! {
+            served = serving => served?,
+            () = drained => warn!("connections still open {CLOSE_GRACE:?} after the searches were stopped; closing"),
+        }
+        self.service.cancel_all();
+        info!("server stopped");
+        Ok(())
+    }
+}
+
+/// Serves `config`'s server on `listener` until `shutdown` completes; see [`Server::serve`].
+pub async fn run(
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    config: Config,
+) -> Result<(), ServerError> {
+    Server::new(config).serve(listener, shutdown).await
+}
+
+/// Reflection over the npuzzle and health services.
+fn reflection() -> tonic_reflection::server::Builder<'static> {
+    tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+}
+
+/// Sets the health of the whole server ("") and of the solver service.
+async fn set_health(health: &HealthReporter, status: ServingStatus) {
+    health.set_service_status("", status).await;
+    health.set_service_status(<SolverServiceServer<SolverService> as tonic::server::NamedService>::NAME, status).await;
+}
+
+/// Completes when the transport should stop accepting: after `shutdown`, once health says
+/// NOT_SERVING and the drain has begun.
+async fn announce_shutdown(shutdown: impl Future<Output = ()>, health: HealthReporter, stopping: CancellationToken) {
+    shutdown.await;
+    info!("shutting down: no new connections; running searches may finish");
+    set_health(&health, ServingStatus::NotServing).await;
+    stopping.cancel();
+}
+
+/// Once shutdown has begun: waits `drain_timeout`, stops every search, then waits a short grace
+/// for the connections to close.
+async fn drain(stopping: CancellationToken, service: &SolverService, drain_timeout: Duration) {
+    stopping.cancelled().await;
+    tokio::time::sleep(drain_timeout).await;
+    info!(running = service.running_searches().count(), "drain over: stopping the remaining searches");
+    service.cancel_all();
+    tokio::time::sleep(CLOSE_GRACE).await;
+}

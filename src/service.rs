@@ -1,0 +1,518 @@
+//! The gRPC `npuzzle.v1.SolverService`: short handlers that validate, hand off and return.
+//!
+//! A request becomes a [`Board`] and [`Options`] before any thread is taken; malformed ones are
+//! INVALID_ARGUMENT. The search then waits a bounded time for one of the server's slots (a
+//! semaphore permit, else RESOURCE_EXHAUSTED) and runs [`solver::solve`] on a blocking thread
+//! that owns the permit for as long as the search lives. `Solve` answers once; `SolveStream`
+//! sends a Progress at once, then at most one per interval (dropped, never waited for, when the
+//! client is slow), then exactly one Solution, last.
+//!
+//! A search's [`Stop`] is raised when its call ends however it ends (the client dropped a unary
+//! call or a stream, so its future or its receiver went away), when the request's
+//! `grpc-timeout` passes (DEADLINE_EXCEEDED), and when the server shuts down (UNAVAILABLE).
+//! `max_expanded_nodes` in a request is clamped to the server's cap; 0 means the cap.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc::{self, error::TrySendError};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::task::{JoinError, JoinHandle};
+use tokio_stream::wrappers::ReceiverStream;
+use tokio_util::sync::CancellationToken;
+use tonic::metadata::MetadataMap;
+use tonic::{Code, Request, Response, Status};
+use tracing::{field, info};
+
+use crate::board::Board;
+use crate::convert::board_from_proto;
+use crate::proto::{self, solve_request, solve_stream_request, solve_stream_response::Event};
+use crate::server::Config;
+use crate::solver::{self, Algorithm, NoProgress, Options, Progress, ProgressReport, SearchError, Solution, Stop};
+use crate::text;
+
+/// The shortest progress interval a client may ask for: the search only reports every few
+/// thousand nodes anyway.
+pub const MIN_PROGRESS_INTERVAL: Duration = Duration::from_millis(10);
+/// The longest progress interval a client may ask for.
+pub const MAX_PROGRESS_INTERVAL: Duration = Duration::from_secs(60);
+/// Progress messages a stream holds for a slow client before further updates are dropped.
+const PROGRESS_BUFFER: usize = 16;
+/// The most the server answers DEADLINE_EXCEEDED ahead of the caller's deadline (a tenth of the
+/// timeout when that is less), so the answer arrives while the caller still waits for it.
+const MAX_DEADLINE_MARGIN: Duration = Duration::from_millis(100);
+
+/// The message stream of `SolveStream`.
+pub type SolveEvents = ReceiverStream<Result<proto::SolveStreamResponse, Status>>;
+
+/// How many searches are running right now. Clones share the count, so a test can hold one
+/// and prove that a cancelled search really stopped.
+#[derive(Debug, Clone, Default)]
+pub struct RunningSearches(Arc<AtomicUsize>);
+
+impl RunningSearches {
+    /// Searches whose blocking thread has not returned yet.
+    pub fn count(&self) -> usize {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// A search's claim on the server: a semaphore permit and a place in the running count, both
+/// given back when the blocking task that owns it ends.
+struct Slot {
+    _permit: OwnedSemaphorePermit,
+    running: RunningSearches,
+}
+
+impl Slot {
+    fn new(permit: OwnedSemaphorePermit, running: &RunningSearches) -> Slot {
+        running.0.fetch_add(1, Ordering::SeqCst);
+        Slot { _permit: permit, running: running.clone() }
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.running.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// The `SolverService` implementation. Cheap to clone: clones share the slots, the running
+/// count and the shutdown signal.
+#[derive(Debug, Clone)]
+pub struct SolverService {
+    config: Config,
+    slots: Arc<Semaphore>,
+    running: RunningSearches,
+    shutdown: CancellationToken,
+}
+
+impl SolverService {
+    /// A service with `config`'s limits; `max_concurrent_solves` is at least 1.
+    pub fn new(config: &Config) -> SolverService {
+        let slots = config.max_concurrent_solves.clamp(1, Semaphore::MAX_PERMITS);
+        SolverService {
+            config: config.clone(),
+            slots: Arc::new(Semaphore::new(slots)),
+            running: RunningSearches::default(),
+            shutdown: CancellationToken::new(),
+        }
+    }
+
+    /// The live count of running searches.
+    pub fn running_searches(&self) -> RunningSearches {
+        self.running.clone()
+    }
+
+    /// Stops every running search and refuses new and queued ones with UNAVAILABLE: the end of
+    /// a shutdown's drain.
+    pub fn cancel_all(&self) {
+        self.shutdown.cancel();
+        self.slots.close();
+    }
+
+    /// Validates the request and takes a slot for it.
+    async fn admit(
+        &self,
+        call: &mut Call,
+        puzzle: Option<Puzzle<'_>>,
+        options: Option<&proto::SolveOptions>,
+        deadline: Option<Instant>,
+    ) -> Result<(Job, Slot), Status> {
+        if self.shutdown.is_cancelled() {
+            return Err(shutting_down());
+        }
+        let job = self.job(puzzle, options, deadline)?;
+        call.describe(&job);
+        let slot = self.slot().await?;
+        Ok((job, slot))
+    }
+
+    fn job(
+        &self,
+        puzzle: Option<Puzzle<'_>>,
+        options: Option<&proto::SolveOptions>,
+        deadline: Option<Instant>,
+    ) -> Result<Job, Status> {
+        let board = self.board(puzzle)?;
+        let options = self.options(options.cloned().unwrap_or_default(), deadline)?;
+        let algorithm = solver::plan(board.dimension(), &options)?.algorithm;
+        Ok(Job { board, options, algorithm })
+    }
+
+    fn board(&self, puzzle: Option<Puzzle<'_>>) -> Result<Board, Status> {
+        let max = self.config.max_dimension;
+        match puzzle {
+            None => Err(Status::invalid_argument("no puzzle: set either `board` or `text`")),
+            Some(Puzzle::Board(board)) => {
+                board_from_proto(board, max).map_err(|error| Status::invalid_argument(format!("board: {error}")))
+            }
+            Some(Puzzle::Text(text)) => text::parse_board_with_max(text, max)
+                .map_err(|error| Status::invalid_argument(format!("text: {error}"))),
+        }
+    }
+
+    fn options(&self, requested: proto::SolveOptions, deadline: Option<Instant>) -> Result<Options, Status> {
+        let unknown =
+            |field: &str, value: i32| Status::invalid_argument(format!("options.{field}: unknown value {value}"));
+        let algorithm =
+            proto::Algorithm::try_from(requested.algorithm).map_err(|_| unknown("algorithm", requested.algorithm))?;
+        let heuristic =
+            proto::Heuristic::try_from(requested.heuristic).map_err(|_| unknown("heuristic", requested.heuristic))?;
+        let cap = self.config.max_expanded_nodes;
+        let max_expanded_nodes =
+            if requested.max_expanded_nodes == 0 { cap } else { requested.max_expanded_nodes.min(cap) };
+        #[allow(clippy::needless_update, reason = "options the solver adds later keep their defaults")]
+        Ok(Options {
+            algorithm: algorithm.into(),
+            heuristic: heuristic.into(),
+            max_expanded_nodes,
+            deadline,
+            ..Options::default()
+        })
+    }
+
+    /// Waits at most the queue timeout for a free slot.
+    async fn slot(&self) -> Result<Slot, Status> {
+        let waiting = tokio::time::timeout(self.config.queue_timeout, self.slots.clone().acquire_owned());
+        match waiting.await {
+            Ok(Ok(permit)) => Ok(Slot::new(permit, &self.running)),
+            Ok(Err(_closed)) => Err(shutting_down()),
+            Err(_elapsed) => Err(Status::resource_exhausted(format!(
+                "server busy: {} searches running, retry later",
+                self.running.count()
+            ))),
+        }
+    }
+
+    fn progress_interval(&self, requested_ms: u32) -> Duration {
+        let interval = match requested_ms {
+            0 => self.config.progress_interval,
+            ms => Duration::from_millis(u64::from(ms)),
+        };
+        interval.clamp(MIN_PROGRESS_INTERVAL, MAX_PROGRESS_INTERVAL)
+    }
+
+    /// The search's answer, or the status that ended the wait for it first. On a deadline or a
+    /// shutdown the search is stopped and answered for at once, without waiting for it to notice.
+    async fn outcome(
+        &self,
+        search: JoinHandle<Result<Solution, SearchError>>,
+        stop: &Stop,
+        deadline: Option<Instant>,
+    ) -> Result<Solution, Status> {
+        let expired = async {
+            match deadline {
+                Some(deadline) => tokio::time::sleep_until(deadline.into()).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            biased;
+            joined = search => answer(joined),
+            () = self.shutdown.cancelled() => {
+                stop.stop();
+                Err(shutting_down())
+            }
+            () = expired => {
+                stop.stop();
+                Err(Status::deadline_exceeded("deadline exceeded: the search was stopped; allow a longer timeout or a faster method"))
+            }
+        }
+    }
+
+    async fn solve_once(
+        &self,
+        call: &mut Call,
+        request: proto::SolveRequest,
+        deadline: Option<Instant>,
+    ) -> Result<Solution, Status> {
+        let puzzle = request.puzzle.as_ref().map(Puzzle::from);
+        let (job, slot) = self.admit(call, puzzle, request.options.as_ref(), deadline).await?;
+        let search = spawn_search(job, slot, call.stop.clone(), NoProgress);
+        self.outcome(search, &call.stop, deadline).await
+    }
+
+    /// Waits for a stream's search and sends its Solution (or ends the stream with a status);
+    /// gives up, stopping the search, as soon as the client drops the stream.
+    async fn finish_stream(
+        self,
+        mut call: Call,
+        search: JoinHandle<Result<Solution, SearchError>>,
+        events: mpsc::Sender<Result<proto::SolveStreamResponse, Status>>,
+        deadline: Option<Instant>,
+    ) {
+        let result = tokio::select! {
+            biased;
+            result = self.outcome(search, &call.stop, deadline) => result,
+            () = events.closed() => return,
+        };
+        call.finish(result.as_ref());
+        let last = result.and_then(|solution| event(Event::Solution(proto::Solution::from(&solution))));
+        // Sent with a wait, never dropped; it fails only when the client has gone, and then
+        // there is no one left to tell.
+        let _ = events.send(last).await;
+    }
+}
+
+#[tonic::async_trait]
+impl proto::solver_service_server::SolverService for SolverService {
+    async fn solve(&self, request: Request<proto::SolveRequest>) -> Result<Response<proto::SolveResponse>, Status> {
+        let deadline = deadline(request.metadata());
+        let mut call = Call::new("Solve");
+        let result = self.solve_once(&mut call, request.into_inner(), deadline).await;
+        call.finish(result.as_ref());
+        Ok(Response::new(proto::SolveResponse { solution: Some(proto::Solution::from(&result?)) }))
+    }
+
+    type SolveStreamStream = SolveEvents;
+
+    async fn solve_stream(&self, request: Request<proto::SolveStreamRequest>) -> Result<Response<SolveEvents>, Status> {
+        let deadline = deadline(request.metadata());
+        let request = request.into_inner();
+        let mut call = Call::new("SolveStream");
+        let puzzle = request.puzzle.as_ref().map(Puzzle::from);
+        let (job, slot) = match self.admit(&mut call, puzzle, request.options.as_ref(), deadline).await {
+            Ok(admitted) => admitted,
+            Err(status) => {
+                call.finish(Err(&status));
+                return Err(status);
+            }
+        };
+        let (events, receiver) = mpsc::channel(PROGRESS_BUFFER);
+        // A fresh channel has room: the first Progress goes out at once, before the search starts.
+        let _ = events.try_send(event(Event::Progress(proto::Progress::default())));
+        let interval = self.progress_interval(request.progress_interval_ms);
+        let progress = StreamProgress { events: events.clone(), interval, next: interval, stop: call.stop.clone() };
+        let search = spawn_search(job, slot, call.stop.clone(), progress);
+        tokio::spawn(self.clone().finish_stream(call, search, events, deadline));
+        Ok(Response::new(ReceiverStream::new(receiver)))
+    }
+}
+
+/// A request's puzzle, whichever RPC it came with.
+enum Puzzle<'a> {
+    Board(&'a proto::Board),
+    Text(&'a str),
+}
+
+impl<'a> From<&'a solve_request::Puzzle> for Puzzle<'a> {
+    fn from(puzzle: &'a solve_request::Puzzle) -> Puzzle<'a> {
+        match puzzle {
+            solve_request::Puzzle::Board(board) => Puzzle::Board(board),
+            solve_request::Puzzle::Text(text) => Puzzle::Text(text),
+        }
+    }
+}
+
+impl<'a> From<&'a solve_stream_request::Puzzle> for Puzzle<'a> {
+    fn from(puzzle: &'a solve_stream_request::Puzzle) -> Puzzle<'a> {
+        match puzzle {
+            solve_stream_request::Puzzle::Board(board) => Puzzle::Board(board),
+            solve_stream_request::Puzzle::Text(text) => Puzzle::Text(text),
+        }
+    }
+}
+
+/// A validated request: what to solve, how, and the algorithm that will run (for the log).
+struct Job {
+    board: Board,
+    options: Options,
+    algorithm: Algorithm,
+}
+
+fn spawn_search(
+    job: Job,
+    slot: Slot,
+    stop: Stop,
+    mut progress: impl Progress + Send + 'static,
+) -> JoinHandle<Result<Solution, SearchError>> {
+    tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        solver::solve(&job.board, &job.options, &mut progress, &stop)
+    })
+}
+
+fn answer(joined: Result<Result<Solution, SearchError>, JoinError>) -> Result<Solution, Status> {
+    match joined {
+        Ok(searched) => searched.map_err(Status::from),
+        Err(crash) => Err(Status::internal(format!("the search failed: {crash}"))),
+    }
+}
+
+fn shutting_down() -> Status {
+    Status::unavailable("server shutting down: retry on another instance or later")
+}
+
+fn event(event: Event) -> Result<proto::SolveStreamResponse, Status> {
+    Ok(proto::SolveStreamResponse { event: Some(event) })
+}
+
+impl From<SearchError> for Status {
+    fn from(error: SearchError) -> Status {
+        let message = error.to_string();
+        match error {
+            SearchError::NodeBudgetExhausted { .. } => Status::resource_exhausted(message),
+            SearchError::DeadlineExceeded { .. } => Status::deadline_exceeded(message),
+            SearchError::Cancelled { .. } => Status::cancelled(message),
+            SearchError::Unsupported { .. } => Status::invalid_argument(message),
+            SearchError::Internal(_) => Status::internal(message),
+        }
+    }
+}
+
+/// Forwards a search's progress to its stream at most once per interval and never waits: an
+/// update is dropped when the client is slow, and the search is stopped when the client is gone.
+struct StreamProgress {
+    events: mpsc::Sender<Result<proto::SolveStreamResponse, Status>>,
+    interval: Duration,
+    next: Duration,
+    stop: Stop,
+}
+
+impl Progress for StreamProgress {
+    fn report(&mut self, report: &ProgressReport) {
+        if report.elapsed < self.next {
+            return;
+        }
+        self.next = report.elapsed + self.interval;
+        if let Err(TrySendError::Closed(_)) = self.events.try_send(event(Event::Progress(report.into()))) {
+            self.stop.stop();
+        }
+    }
+}
+
+/// The instant to give up on a request with a `grpc-timeout`: a little before the caller's own
+/// deadline, because tonic's transport turns a timer that fires first into CANCELLED.
+fn deadline(metadata: &MetadataMap) -> Option<Instant> {
+    let timeout = grpc_timeout(metadata)?;
+    let margin = (timeout / 10).min(MAX_DEADLINE_MARGIN);
+    Instant::now().checked_add(timeout - margin)
+}
+
+/// The `grpc-timeout` header: at most 8 digits and a unit (gRPC over HTTP/2). A malformed
+/// header is ignored, as tonic's transport ignores it.
+fn grpc_timeout(metadata: &MetadataMap) -> Option<Duration> {
+    let value = metadata.get("grpc-timeout")?.to_str().ok()?;
+    let (amount, unit) = value.split_at_checked(value.len().checked_sub(1)?)?;
+    if amount.is_empty() || amount.len() > 8 || !amount.bytes().all(|byte| byte.is_ascii_digit()) {
+        return None;
+    }
+    let amount: u64 = amount.parse().ok()?;
+    Some(match unit {
+        "H" => Duration::from_secs(amount * 3600),
+        "M" => Duration::from_secs(amount * 60),
+        "S" => Duration::from_secs(amount),
+        "m" => Duration::from_millis(amount),
+        "u" => Duration::from_micros(amount),
+        "n" => Duration::from_nanos(amount),
+        _ => return None,
+    })
+}
+
+/// One request's bookkeeping: its stop flag, raised when the call ends however it ends (so a
+/// call the client dropped stops its search), and its one log line, written then.
+struct Call {
+    rpc: &'static str,
+    started: Instant,
+    stop: Stop,
+    dimension: Option<usize>,
+    algorithm: Option<Algorithm>,
+    /// Cancelled until an answer is recorded: a call dropped before that was abandoned.
+    outcome: Code,
+    detail: Option<String>,
+    moves: Option<i32>,
+    nodes: Option<u64>,
+}
+
+impl Call {
+    fn new(rpc: &'static str) -> Call {
+        Call {
+            rpc,
+            started: Instant::now(),
+            stop: Stop::new(),
+            dimension: None,
+            algorithm: None,
+            outcome: Code::Cancelled,
+            detail: Some("the client went away".into()),
+            moves: None,
+            nodes: None,
+        }
+    }
+
+    fn describe(&mut self, job: &Job) {
+        self.dimension = Some(job.board.dimension());
+        self.algorithm = Some(job.algorithm);
+    }
+
+    fn finish(&mut self, result: Result<&Solution, &Status>) {
+        match result {
+            Ok(solution) => {
+                self.outcome = Code::Ok;
+                self.detail = None;
+                self.moves = Some(solution.moves());
+                self.nodes = Some(solution.stats().nodes_expanded);
+            }
+            Err(status) => {
+                self.outcome = status.code();
+                self.detail = Some(status.message().to_owned());
+            }
+        }
+    }
+}
+
+impl Drop for Call {
+    fn drop(&mut self) {
+        self.stop.stop();
+        info!(
+            rpc = self.rpc,
+            dimension = self.dimension,
+            algorithm = self.algorithm.map(field::display),
+            outcome = ?self.outcome,
+            moves = self.moves,
+            nodes = self.nodes,
+            elapsed_ms = self.started.elapsed().as_secs_f64() * 1e3,
+            detail = self.detail.as_deref(),
+            "request finished"
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timeout_of(header: &str) -> Option<Duration> {
+        let mut metadata = MetadataMap::new();
+        metadata.insert("grpc-timeout", header.parse().expect("an ASCII header value"));
+        grpc_timeout(&metadata)
+    }
+
+    #[test]
+    fn grpc_timeout_reads_every_unit() {
+        assert_eq!(timeout_of("2H"), Some(Duration::from_secs(7200)));
+        assert_eq!(timeout_of("3M"), Some(Duration::from_secs(180)));
+        assert_eq!(timeout_of("4S"), Some(Duration::from_secs(4)));
+        assert_eq!(timeout_of("250m"), Some(Duration::from_millis(250)));
+        assert_eq!(timeout_of("7u"), Some(Duration::from_micros(7)));
+        assert_eq!(timeout_of("9n"), Some(Duration::from_nanos(9)));
+    }
+
+    #[test]
+    fn a_malformed_grpc_timeout_is_ignored() {
+        for header in ["", "S", "5", "5x", "+5S", "123456789S", "-1m"] {
+            assert_eq!(timeout_of(header), None, "{header:?}");
+        }
+    }
+
+    #[test]
+    fn the_deadline_comes_a_little_before_the_callers() {
+        let mut metadata = MetadataMap::new();
+        metadata.insert("grpc-timeout", "1000m".parse().expect("an ASCII header value"));
+        let before = Instant::now();
+        let deadline = deadline(&metadata).expect("a deadline");
+        assert!(deadline >= before + Duration::from_millis(900));
+        assert!(deadline <= Instant::now() + Duration::from_millis(900));
+    }
+}

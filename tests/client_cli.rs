@@ -1,0 +1,223 @@
+//! End-to-end tests of the `npuzzle-client` binary: stdin in, the spec's stdout (or JSON) out,
+//! exit codes for bad input, unreachable servers, deadlines and closed pipes. Each run without
+//! `--addr` starts the library's server in-process and talks real gRPC to it.
+
+use std::io::Write;
+use std::net::TcpListener;
+use std::process::{Command, Output, Stdio};
+
+const PUZZLE04: &str = include_str!("../puzzles/puzzle04.txt");
+const UNSOLVABLE: &str = include_str!("../puzzles/puzzle3x3-unsolvable.txt");
+/// The spec's example output for puzzle04, byte for byte (see SPEC.md's notes).
+const PUZZLE04_SOLUTION: &str = "\
+Minimum number of moves = 4
+3
+ 0  1  3 
+ 4  2  5 
+ 7  8  6 
+
+3
+ 1  0  3 
+ 4  2  5 
+ 7  8  6 
+
+3
+ 1  2  3 
+ 4  0  5 
+ 7  8  6 
+
+3
+ 1  2  3 
+ 4  5  0 
+ 7  8  6 
+
+3
+ 1  2  3 
+ 4  5  6 
+ 7  8  0 
+
+";
+/// Princeton's puzzle4x4-hard1 (38 moves): far beyond a fraction of a second for A* with Hamming.
+const HARD_4X4: &str = "4\n 5  4  3  8\n 9  2  6  1\n 0 13 14  7\n15 11 10 12\n";
+
+/// Runs the client with `args`, `stdin` as its input, and no `NPUZZLE_ADDR` unless `env` sets it.
+fn client(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle-client"));
+    command.args(args).env_remove("NPUZZLE_ADDR").envs(env.iter().copied());
+    let mut child =
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the client starts");
+    child.stdin.take().expect("stdin is piped").write_all(stdin).expect("the client reads its input");
+    child.wait_with_output().expect("the client ends")
+}
+
+fn stdout(output: &Output) -> &str {
+    std::str::from_utf8(&output.stdout).expect("stdout is UTF-8")
+}
+
+fn stderr(output: &Output) -> &str {
+    std::str::from_utf8(&output.stderr).expect("stderr is UTF-8")
+}
+
+/// An address where nothing listens: a port the OS just handed out, released again.
+fn unused_address() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let address = listener.local_addr().expect("bound").to_string();
+    drop(listener);
+    address
+}
+
+#[test]
+fn puzzle04_prints_the_spec_output_byte_for_byte() {
+    let output = client(&[], PUZZLE04.as_bytes(), &[]);
+    assert!(output.status.success(), "stderr: {}", stderr(&output));
+    assert_eq!(stdout(&output), PUZZLE04_SOLUTION);
+    assert_eq!(stderr(&output), "");
+}
+
+#[test]
+fn stream_prints_the_same_solution() {
+    let output = client(&["--stream"], PUZZLE04.as_bytes(), &[]);
+    assert!(output.status.success(), "stderr: {}", stderr(&output));
+    assert_eq!(stdout(&output), PUZZLE04_SOLUTION);
+    // stderr is a pipe here, not a terminal, so no progress is drawn on it.
+    assert_eq!(stderr(&output), "");
+}
+
+#[test]
+fn stream_draws_progress_when_stderr_is_a_terminal() {
+    // `script` (util-linux) runs the client on a pseudo-terminal, so stderr is a terminal.
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("note: `script` is not installed, skipping the terminal progress test");
+        return;
+    }
+    let puzzle = std::env::temp_dir().join(format!("npuzzle-client-progress-{}.txt", std::process::id()));
+    std::fs::write(&puzzle, HARD_4X4).expect("a temporary puzzle file");
+    let command = format!(
+        "'{}' --stream --timeout 1.5 --algorithm astar --heuristic hamming < '{}'",
+        env!("CARGO_BIN_EXE_npuzzle-client"),
+        puzzle.display()
+    );
+    let output = Command::new("script")
+        .args(["--quiet", "--return", "--command", &command, "/dev/null"])
+        .env_remove("NPUZZLE_ADDR")
+        .stdin(Stdio::null())
+        .output()
+        .expect("script runs");
+    let _ = std::fs::remove_file(&puzzle);
+    let terminal = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "the search hits its deadline: {terminal}");
+    assert!(terminal.contains("nodes expanded, priority "), "progress is drawn: {terminal}");
+    assert!(terminal.contains("error: deadline exceeded after 1.5s"), "{terminal}");
+}
+
+#[test]
+fn chosen_algorithm_and_heuristic_give_the_same_length() {
+    let output = client(&["--algorithm", "astar", "--heuristic", "hamming"], PUZZLE04.as_bytes(), &[]);
+    assert!(output.status.success(), "stderr: {}", stderr(&output));
+    assert_eq!(stdout(&output), PUZZLE04_SOLUTION);
+}
+
+#[test]
+fn unsolvable_board_is_an_answer_with_exit_zero() {
+    let output = client(&[], UNSOLVABLE.as_bytes(), &[]);
+    assert!(output.status.success(), "stderr: {}", stderr(&output));
+    assert_eq!(stdout(&output), "No solution possible\n");
+}
+
+#[test]
+fn malformed_input_exits_2_naming_line_and_column_without_a_server() {
+    // The address is unreachable: the error must come from the local parse, before any connection.
+    let address = unused_address();
+    let output = client(&["--addr", &address], b"3\n0 1 3\n4 x 5\n7 8 6\n", &[]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout(&output), "");
+    assert_eq!(stderr(&output), "error: line 3, column 3: tile \"x\" is not a whole number\n");
+}
+
+#[test]
+fn input_that_is_not_text_exits_2() {
+    let output = client(&[], b"3\n\xff\xfe\n", &[]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout(&output), "");
+    assert_eq!(stderr(&output).lines().count(), 1, "stderr: {}", stderr(&output));
+}
+
+#[test]
+fn json_is_the_canonical_mapping_of_the_solution() {
+    let output = client(&["--json"], PUZZLE04.as_bytes(), &[]);
+    assert!(output.status.success(), "stderr: {}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(stdout(&output)).expect("stdout is JSON");
+    assert_eq!(json["solvable"], true);
+    assert_eq!(json["moves"], 4);
+    assert_eq!(json["boards"].as_array().map(Vec::len), Some(5));
+    assert_eq!(json["boards"][0]["tiles"], serde_json::json!([0, 1, 3, 4, 2, 5, 7, 8, 6]));
+    assert_eq!(json["steps"][0], serde_json::json!({"tile": 1, "direction": "DIRECTION_LEFT"}));
+    assert!(json["stats"]["nodesExpanded"].is_string(), "uint64 is a string in proto JSON: {json}");
+}
+
+#[test]
+fn json_of_an_unsolvable_board_says_so() {
+    let output = client(&["--json"], UNSOLVABLE.as_bytes(), &[]);
+    assert!(output.status.success(), "stderr: {}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(stdout(&output)).expect("stdout is JSON");
+    assert_eq!(json["solvable"], false);
+    assert_eq!(json["moves"], -1);
+    assert_eq!(json["boards"], serde_json::json!([]));
+}
+
+#[test]
+fn unreachable_addr_exits_1() {
+    let address = unused_address();
+    let output = client(&["--addr", &format!("http://{address}")], PUZZLE04.as_bytes(), &[]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), "");
+    assert!(stderr(&output).starts_with(&format!("error: cannot connect to http://{address}")), "{}", stderr(&output));
+}
+
+#[test]
+fn npuzzle_addr_is_read_from_the_environment() {
+    let address = unused_address();
+    let output = client(&[], PUZZLE04.as_bytes(), &[("NPUZZLE_ADDR", &address)]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains(&address), "{}", stderr(&output));
+}
+
+#[test]
+fn deadline_is_reported_by_the_client_with_exit_1() {
+    let args = ["--timeout", "0.3", "--algorithm", "astar", "--heuristic", "hamming"];
+    for stream in [false, true] {
+        let mut args = args.to_vec();
+        if stream {
+            args.push("--stream");
+        }
+        let output = client(&args, HARD_4X4.as_bytes(), &[]);
+        assert_eq!(output.status.code(), Some(1), "stream {stream}: {}", stderr(&output));
+        assert_eq!(stdout(&output), "");
+        assert_eq!(stderr(&output), "error: deadline exceeded after 0.3s\n");
+    }
+}
+
+#[test]
+fn node_budget_is_a_server_error_with_its_status_name() {
+    let output = client(&["--max-expanded-nodes", "1", "--algorithm", "astar"], HARD_4X4.as_bytes(), &[]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout(&output), "");
+    assert!(stderr(&output).starts_with("error: RESOURCE_EXHAUSTED: "), "{}", stderr(&output));
+}
+
+#[test]
+fn closed_stdout_is_a_clean_exit() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle-client"))
+        .env_remove("NPUZZLE_ADDR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the client starts");
+    // Close the reading end before the client can write anything: its write gets EPIPE.
+    drop(child.stdout.take());
+    child.stdin.take().expect("stdin is piped").write_all(PUZZLE04.as_bytes()).expect("the client reads its input");
+    let output = child.wait_with_output().expect("the client ends");
+    assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
+    assert_eq!(stderr(&output), "");
+}
