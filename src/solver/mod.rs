@@ -5,6 +5,11 @@
 //! Every algorithm behind it is optimal: it returns a shortest path or an error, never a longer
 //! path. Each one is a file of its own and returns only the tile directions of its path; turning
 //! them into boards and steps, and checking them, happens once, here.
+//!
+//! - [`astar`]: the spec's A*; [`idastar`]: IDA* over any [`heuristic::Estimator`].
+//! - [`manhattan`], [`linear_conflict`], [`pattern_db`]: the heuristics, updated per slide.
+//! - `pdb_build`, [`pdb_file`], [`pdb_cache`]: pattern-database tables by BFS, their checksummed
+//!   file, and the cache directory with load-or-build and background loading.
 
 pub mod astar;
 pub mod heuristic;
