@@ -1,6 +1,7 @@
 //! `npuzzle-bench FILE`: solves every row of a benchmark file in one process (or through a
 //! running server with `--addr`) and prints `id<TAB>moves<TAB>expected<TAB>nodes<TAB>seconds`
-//! per row, then a `total` row. It exits 1 if any length differs from the expected one.
+//! per row, then a `total` row. It exits 1 if any length differs from the expected one, 2 if a
+//! row cannot be read or solved.
 //!
 //! Rows are `id<TAB>optimal<TAB>tiles`, the tiles row-major and space-separated (0 = blank), the
 //! dimension the square root of their count; `#` lines are comments. The pattern databases are

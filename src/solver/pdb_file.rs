@@ -144,7 +144,7 @@ pub fn write(path: &Path, databases: &PatternDatabases) -> Result<(), PdbError> 
 }
 
 /// Reads the tables of `partition` from `path`, refusing a file that is not exactly what
-/// [`write`] makes for that partition.
+/// [`write()`] makes for that partition.
 pub fn read(path: &Path, partition: &Partition) -> Result<PatternDatabases, PdbError> {
     let io_error = |source| PdbError::Io { path: path.to_owned(), source };
     let file = File::open(path).map_err(io_error)?;
