@@ -11,8 +11,8 @@
 //!
 //! | partition | file | cold build | build peak | warm load | process RSS, loaded |
 //! |---|---|---|---|---|---|
-//! | 7-8 (the default) | 577 MB | about 6½ min (340 s CPU) | 3.6 GB | 0.5 s | 566 MB |
-//! | 6-6-3 | 11.5 MB | about 10 s | 80 MB | 0.02 s | 15 MB |
+//! | 7-8 (the default) | 577 MB | 4 to 7 min (about 340 s CPU) | 3.6 GB | 0.5 s | 566 MB |
+//! | 6-6-3 | 11.5 MB | 4 to 10 s | 50 MB | 0.02 s | 15 MB |
 //!
 //! A warm load reads the file and checks its checksum; a cold build is the breadth-first
 //! search of `pdb_build` on every core. A server runs [`DatabaseSlot::spawn_load_or_build`] at
