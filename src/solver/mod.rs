@@ -5,10 +5,23 @@
 //! Every algorithm behind it is optimal: it returns a shortest path or an error, never a longer
 //! path. Each one is a file of its own and returns only the tile directions of its path; turning
 //! them into boards and steps, and checking them, happens once, here.
+//!
+//! - [`astar`]: the spec's A*; [`idastar`]: IDA* over any [`heuristic::Estimator`].
+//! - [`manhattan`], [`linear_conflict`], [`pattern_db`]: the heuristics, updated per slide.
+//! - `pdb_build`, [`pdb_file`], [`pdb_cache`]: pattern-database tables by BFS, their checksummed
+//!   file, and the cache directory with load-or-build and background loading.
 
 pub mod astar;
+pub mod heuristic;
+pub mod idastar;
+pub mod linear_conflict;
+pub mod manhattan;
 mod meter;
 mod packed;
+pub mod pattern_db;
+mod pdb_build;
+pub mod pdb_cache;
+pub mod pdb_file;
 
 use std::fmt;
 use std::sync::Arc;
@@ -20,6 +33,9 @@ use thiserror::Error;
 use crate::board::{Board, Direction, Step};
 
 pub use meter::Meter;
+pub use pattern_db::{Partition, PatternDatabases};
+pub use pdb_cache::{DatabaseSlot, default_cache_dir};
+pub use pdb_file::PdbError;
 
 /// Which search to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -71,6 +87,47 @@ impl fmt::Display for Heuristic {
     }
 }
 
+/// A name that is not one of the [`Algorithm`] or [`Heuristic`] names their `Display` gives.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown {kind} {name:?}; expected one of: {expected}")]
+pub struct UnknownName {
+    kind: &'static str,
+    name: String,
+    expected: String,
+}
+
+/// Finds the value among `all` whose `Display` is `name`, for command-line flags.
+fn parse_name<T: fmt::Display + Copy>(kind: &'static str, name: &str, all: &[T]) -> Result<T, UnknownName> {
+    all.iter().copied().find(|value| value.to_string() == name).ok_or_else(|| UnknownName {
+        kind,
+        name: name.to_owned(),
+        expected: all.iter().map(T::to_string).collect::<Vec<_>>().join(", "),
+    })
+}
+
+impl std::str::FromStr for Algorithm {
+    type Err = UnknownName;
+
+    fn from_str(name: &str) -> Result<Algorithm, UnknownName> {
+        parse_name("algorithm", name, &[Algorithm::Auto, Algorithm::AStar, Algorithm::IdaStar])
+    }
+}
+
+impl std::str::FromStr for Heuristic {
+    type Err = UnknownName;
+
+    fn from_str(name: &str) -> Result<Heuristic, UnknownName> {
+        let all = [
+            Heuristic::Auto,
+            Heuristic::Hamming,
+            Heuristic::Manhattan,
+            Heuristic::LinearConflict,
+            Heuristic::PatternDatabase,
+        ];
+        parse_name("heuristic", name, &all)
+    }
+}
+
 /// What to run and how far it may go.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -82,6 +139,10 @@ pub struct Options {
     pub max_expanded_nodes: u64,
     /// The search fails with [`SearchError::DeadlineExceeded`] once this instant has passed.
     pub deadline: Option<Instant>,
+    /// Loaded 4×4 pattern databases (see [`PatternDatabases::load_or_build`]). With them, `Auto`
+    /// solves a 4×4 board with IDA* and the databases; without them, with IDA* and linear
+    /// conflict, and an explicit [`Heuristic::PatternDatabase`] is refused as unsupported.
+    pub pattern_databases: Option<Arc<PatternDatabases>>,
 }
 
 /// The default node budget: any 3×3 board and most 4×4 boards with A*, which at about 106 bytes
@@ -95,6 +156,7 @@ impl Default for Options {
             heuristic: Heuristic::Auto,
             max_expanded_nodes: DEFAULT_MAX_EXPANDED_NODES,
             deadline: None,
+            pattern_databases: None,
         }
     }
 }
@@ -282,26 +344,39 @@ pub struct Plan {
 
 /// Resolves `Auto` for a board of dimension `dimension`, and refuses combinations that cannot
 /// run, before any search starts.
+///
+/// `Auto` picks by measurement: A* with Manhattan for 2×2 and 3×3 (the spec's method, a few
+/// milliseconds at most there); IDA* with the pattern databases for 4×4 when
+/// `options.pattern_databases` holds them, else IDA* with linear conflict (a hard 4×4 then takes
+/// seconds to minutes instead of milliseconds); IDA* with linear conflict for 5×5 and larger.
+/// Asking for linear conflict or pattern databases with `Auto` as the algorithm gets IDA*,
+/// the only search that has them.
 pub fn plan(dimension: usize, options: &Options) -> Result<Plan, SearchError> {
-    let algorithm = match options.algorithm {
-        Algorithm::Auto => Algorithm::AStar,
-        chosen => chosen,
+    let has_databases = dimension == pattern_db::DIMENSION && options.pattern_databases.is_some();
+    let algorithm = match (options.algorithm, options.heuristic) {
+        (Algorithm::Auto, Heuristic::LinearConflict | Heuristic::PatternDatabase) => Algorithm::IdaStar,
+        (Algorithm::Auto, _) if dimension <= 3 => Algorithm::AStar,
+        (Algorithm::Auto, _) => Algorithm::IdaStar,
+        (chosen, _) => chosen,
     };
     let heuristic = match (algorithm, options.heuristic) {
+        (Algorithm::IdaStar, Heuristic::Auto) if has_databases => Heuristic::PatternDatabase,
+        (Algorithm::IdaStar, Heuristic::Auto) => Heuristic::LinearConflict,
         (_, Heuristic::Auto) => Heuristic::Manhattan,
         (_, chosen) => chosen,
     };
-    let plan = Plan { algorithm, heuristic };
-    let supported = matches!((algorithm, heuristic), (Algorithm::AStar, Heuristic::Hamming | Heuristic::Manhattan));
-    if supported {
-        Ok(plan)
-    } else {
-        Err(SearchError::Unsupported {
-            algorithm,
-            heuristic,
-            dimension,
-            reason: "A* runs with the Hamming or Manhattan heuristic".into(),
-        })
+    let unsupported =
+        |reason: &str| Err(SearchError::Unsupported { algorithm, heuristic, dimension, reason: reason.into() });
+    match (algorithm, heuristic) {
+        (Algorithm::AStar, Heuristic::Hamming | Heuristic::Manhattan) => Ok(Plan { algorithm, heuristic }),
+        (Algorithm::AStar, _) => unsupported("A* runs with the Hamming or Manhattan heuristic"),
+        (Algorithm::IdaStar, Heuristic::PatternDatabase) if dimension != pattern_db::DIMENSION => {
+            unsupported("pattern databases are built for 4x4 boards only")
+        }
+        (Algorithm::IdaStar, Heuristic::PatternDatabase) if !has_databases => {
+            unsupported("the pattern databases are not loaded (yet); linear conflict needs none")
+        }
+        _ => Ok(Plan { algorithm, heuristic }),
     }
 }
 
@@ -323,14 +398,7 @@ pub fn solve(
     let mut meter = Meter::new(options, progress, stop);
     let path = match plan.algorithm {
         Algorithm::AStar => astar::search(board, plan.heuristic, &mut meter)?,
-        other => {
-            return Err(SearchError::Unsupported {
-                algorithm: other,
-                heuristic: plan.heuristic,
-                dimension: board.dimension(),
-                reason: "no such search is built in".into(),
-            });
-        }
+        _ => idastar::search(board, plan.heuristic, options.pattern_databases.as_deref(), &mut meter)?,
     };
     let stats = meter.stats(plan);
     Solution::from_path(board, &path, stats)

@@ -1,0 +1,43 @@
+//! `Estimator`: the one interface IDA* needs from a heuristic. A lower bound on the moves left,
+//! carried from node to node in a small `Copy` memo and updated by each slide, so the search
+//! never rescans the board.
+
+/// A lower bound on the moves from a position to the goal, updated incrementally.
+///
+/// The search calls [`Estimator::start`] once on the root, then [`Estimator::slide`] for every
+/// generated child. Implementations are monomorphised into the search loop (no `dyn`), so the
+/// update inlines next to the move it follows.
+pub trait Estimator {
+    /// What one node carries for the heuristic: a running sum, tile positions, table indices.
+    type Memo: Copy;
+
+    /// The memo of the row-major position `tiles` (0 = blank).
+    fn start(&self, tiles: &[u16]) -> Self::Memo;
+
+    /// The bound a memo stands for.
+    fn value(&self, memo: &Self::Memo) -> u32;
+
+    /// The memo after `tile`, at cell `from` of `tiles`, slides into the blank at cell `to`.
+    /// `tiles` is the position before the slide.
+    fn slide(&self, memo: &Self::Memo, tiles: &[u16], tile: u16, from: usize, to: usize) -> Self::Memo;
+
+    /// The memo after the slide if its bound is at most `limit`, else `Err` with a lower bound
+    /// on the child's value above `limit`. The search prunes such a child anyway, so an
+    /// estimator made of several parts may stop at the first part that is over.
+    #[inline]
+    fn slide_within(
+        &self,
+        memo: &Self::Memo,
+        tiles: &[u16],
+        tile: u16,
+        from: usize,
+        to: usize,
+        limit: u32,
+    ) -> Result<Self::Memo, u32> {
+        let next = self.slide(memo, tiles, tile, from, to);
+        match self.value(&next) {
+            value if value > limit => Err(value),
+            _ => Ok(next),
+        }
+    }
+}

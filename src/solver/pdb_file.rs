@@ -1,0 +1,183 @@
+//! The pattern-database file: a versioned, checksummed image of one partition's tables, and the
+//! typed errors of everything about pattern databases.
+//!
+//! Layout, all integers little-endian:
+//!
+//! | bytes | content |
+//! |---|---|
+//! | 8 | magic `NPZLPDB\0` |
+//! | 4 | format version ([`FORMAT_VERSION`]) |
+//! | 4 | board dimension (4) |
+//! | 1 + Σ(1 + k) | the partition: pattern count, then each pattern's size and tiles |
+//! | Σ 16!/(16-k)! | the tables, one byte an entry, in the partition's order |
+//! | 8 | checksum of everything before it ([`Checksum`]) |
+//!
+//! A file is trusted only if every field matches what the caller expects and the checksum
+//! agrees; [`read`] says which check failed.
+
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use super::pattern_db::{DIMENSION, Partition, PatternDatabases, placements};
+
+/// Bumped whenever the layout or the meaning of the tables changes, so old files are rebuilt.
+pub const FORMAT_VERSION: u32 = 1;
+
+const MAGIC: [u8; 8] = *b"NPZLPDB\0";
+
+/// Why pattern databases could not be built, read or written.
+#[derive(Debug, Error)]
+pub enum PdbError {
+    /// The partition is not a set of disjoint patterns covering the 15 tiles.
+    #[error("invalid partition: {0}")]
+    InvalidPartition(String),
+    /// A table build thread died.
+    #[error("building a pattern-database table failed")]
+    BuildFailed,
+    /// Reading or writing the file failed.
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+    /// The file does not start with the magic bytes.
+    #[error("{}: not a pattern-database file", path.display())]
+    BadMagic { path: PathBuf },
+    /// The file was written by another version of the format.
+    #[error("{}: format version {found}, expected {FORMAT_VERSION}", path.display())]
+    OldVersion { path: PathBuf, found: u32 },
+    /// The file holds another board size or partition.
+    #[error("{}: built for another board or partition", path.display())]
+    PartitionMismatch { path: PathBuf },
+    /// The file is shorter or longer than its header says.
+    #[error("{}: {actual} bytes, expected {expected}", path.display())]
+    WrongSize { path: PathBuf, expected: u64, actual: u64 },
+    /// The contents do not match the stored checksum.
+    #[error("{}: checksum mismatch (stored {stored:016x}, computed {computed:016x})", path.display())]
+    ChecksumMismatch { path: PathBuf, stored: u64, computed: u64 },
+    /// No cache directory could be found.
+    #[error("no cache directory: set NPUZZLE_CACHE_DIR, XDG_CACHE_HOME or HOME")]
+    NoCacheDir,
+}
+
+impl PdbError {
+    /// Whether the file simply is not there yet (as opposed to being unreadable or wrong).
+    pub fn is_missing(&self) -> bool {
+        matches!(self, PdbError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound)
+    }
+}
+
+/// A 64-bit multiply-rotate checksum over 8-byte words (a short piece is zero-padded). Each step
+/// is a bijection of the running value, so any single changed word changes the result; it reads
+/// several GB/s, which keeps the check of the largest tables well under a second.
+#[derive(Debug, Clone, Copy)]
+pub struct Checksum(u64);
+
+impl Default for Checksum {
+    fn default() -> Checksum {
+        Checksum(0x6E70_757A_7A6C_6521)
+    }
+}
+
+impl Checksum {
+    const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
+
+    /// Folds `bytes` in.
+    pub fn update(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            self.word(u64::from_le_bytes(word.try_into().unwrap_or_default()));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.word(u64::from_le_bytes(last));
+        }
+        self.word(bytes.len() as u64);
+    }
+
+    #[inline]
+    fn word(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(23) ^ word).wrapping_mul(Self::MULTIPLIER);
+    }
+
+    /// The value so far.
+    pub fn value(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The header for `partition`: magic, version, dimension and the patterns.
+fn header(partition: &Partition) -> Vec<u8> {
+    let mut header = MAGIC.to_vec();
+    header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    header.extend_from_slice(&(DIMENSION as u32).to_le_bytes());
+    header.push(partition.patterns().len() as u8);
+    for pattern in partition.patterns() {
+        header.push(pattern.len() as u8);
+        header.extend_from_slice(pattern);
+    }
+    header
+}
+
+/// The checksum a file with `header` and `tables` must carry.
+fn checksum(header: &[u8], tables: &[Vec<u8>]) -> u64 {
+    let mut checksum = Checksum::default();
+    checksum.update(header);
+    tables.iter().for_each(|table| checksum.update(table));
+    checksum.value()
+}
+
+/// Writes `databases` to `path` (the caller makes this atomic with a rename).
+pub fn write(path: &Path, databases: &PatternDatabases) -> Result<(), PdbError> {
+    let io_error = |source| PdbError::Io { path: path.to_owned(), source };
+    let header = header(databases.partition());
+    let mut out = BufWriter::new(File::create(path).map_err(io_error)?);
+    out.write_all(&header).map_err(io_error)?;
+    for table in databases.tables() {
+        out.write_all(table).map_err(io_error)?;
+    }
+    out.write_all(&checksum(&header, databases.tables()).to_le_bytes()).map_err(io_error)?;
+    let file = out.into_inner().map_err(|err| io_error(err.into_error()))?;
+    file.sync_all().map_err(io_error)
+}
+
+/// Reads the tables of `partition` from `path`, refusing a file that is not exactly what
+/// [`write()`] makes for that partition.
+pub fn read(path: &Path, partition: &Partition) -> Result<PatternDatabases, PdbError> {
+    let io_error = |source| PdbError::Io { path: path.to_owned(), source };
+    let file = File::open(path).map_err(io_error)?;
+    let actual = file.metadata().map_err(io_error)?.len();
+    let expected_header = header(partition);
+    let expected = (expected_header.len() + partition.table_bytes() + 8) as u64;
+    let mut input = BufReader::new(file);
+    let mut header = vec![0u8; expected_header.len().min(actual as usize)];
+    input.read_exact(&mut header).map_err(io_error)?;
+    if !header.starts_with(&MAGIC) {
+        return Err(PdbError::BadMagic { path: path.to_owned() });
+    }
+    let found = header.get(8..12).and_then(|bytes| bytes.try_into().ok()).map_or(0, u32::from_le_bytes);
+    if found != FORMAT_VERSION {
+        return Err(PdbError::OldVersion { path: path.to_owned(), found });
+    }
+    if header != expected_header {
+        return Err(PdbError::PartitionMismatch { path: path.to_owned() });
+    }
+    if actual != expected {
+        return Err(PdbError::WrongSize { path: path.to_owned(), expected, actual });
+    }
+    let mut tables = Vec::with_capacity(partition.patterns().len());
+    for pattern in partition.patterns() {
+        let mut table = vec![0u8; placements(pattern.len())];
+        input.read_exact(&mut table).map_err(io_error)?;
+        tables.push(table);
+    }
+    let mut stored = [0u8; 8];
+    input.read_exact(&mut stored).map_err(io_error)?;
+    let (stored, computed) = (u64::from_le_bytes(stored), checksum(&header, &tables));
+    if stored != computed {
+        return Err(PdbError::ChecksumMismatch { path: path.to_owned(), stored, computed });
+    }
+    PatternDatabases::from_tables(partition.clone(), tables)
+}

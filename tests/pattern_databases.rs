@@ -1,0 +1,105 @@
+//! The pattern-database file cache: a saved file loads back identical; a corrupt, truncated,
+//! old or foreign file is detected with the matching error and rebuilt by `load_or_build`; and
+//! a background load fills its slot. A 3-3-3-3-3 partition keeps each build instant.
+
+use std::fs;
+use std::path::PathBuf;
+
+use npuzzle::solver::pdb_cache::file_name;
+use npuzzle::solver::{DatabaseSlot, Partition, PatternDatabases, PdbError};
+
+fn tiny_partition() -> Partition {
+    Partition::new(vec![vec![1, 2, 3], vec![4, 5, 6], vec![7, 8, 9], vec![10, 11, 12], vec![13, 14, 15]])
+        .expect("a valid partition")
+}
+
+/// A fresh, empty cache directory for one test.
+fn cache_dir(test: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("pdb-file-tests").join(test);
+    let _ = fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn a_saved_file_loads_back_identical() {
+    let dir = cache_dir("roundtrip");
+    let partition = tiny_partition();
+    let built = PatternDatabases::load_or_build_partition(&dir, &partition).expect("built");
+    let path = dir.join(file_name(&partition));
+    assert!(path.exists(), "the file is written");
+    assert_eq!(PatternDatabases::load(&path, &partition).expect("loads"), *built);
+    let leftovers = fs::read_dir(&dir).expect("the cache dir").count();
+    assert_eq!(leftovers, 1, "no temporary file is left behind");
+}
+
+#[test]
+fn a_corrupt_byte_is_detected_and_the_file_rebuilt() {
+    let dir = cache_dir("corrupt");
+    let partition = tiny_partition();
+    let built = PatternDatabases::load_or_build_partition(&dir, &partition).expect("built");
+    let path = dir.join(file_name(&partition));
+    let mut bytes = fs::read(&path).expect("the file");
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x01;
+    fs::write(&path, &bytes).expect("corrupted");
+    let err = PatternDatabases::load(&path, &partition).expect_err("corruption is detected");
+    assert!(matches!(err, PdbError::ChecksumMismatch { .. }), "{err}");
+    let rebuilt = PatternDatabases::load_or_build_partition(&dir, &partition).expect("rebuilt");
+    assert_eq!(rebuilt, built);
+    assert_eq!(PatternDatabases::load(&path, &partition).expect("the rewritten file loads"), *built);
+}
+
+#[test]
+fn truncated_old_and_foreign_files_are_refused_and_rebuilt() {
+    let dir = cache_dir("refused");
+    let partition = tiny_partition();
+    let built = PatternDatabases::load_or_build_partition(&dir, &partition).expect("built");
+    let path = dir.join(file_name(&partition));
+    let good = fs::read(&path).expect("the file");
+
+    fs::write(&path, &good[..good.len() - 100]).expect("truncated");
+    assert!(matches!(PatternDatabases::load(&path, &partition), Err(PdbError::WrongSize { .. })));
+
+    let mut old = good.clone();
+    old[8] = old[8].wrapping_add(1); // The format version follows the 8 magic bytes.
+    fs::write(&path, &old).expect("an old version");
+    assert!(matches!(PatternDatabases::load(&path, &partition), Err(PdbError::OldVersion { .. })));
+
+    let mut foreign = good.clone();
+    foreign[0] = b'X';
+    fs::write(&path, &foreign).expect("not a database");
+    assert!(matches!(PatternDatabases::load(&path, &partition), Err(PdbError::BadMagic { .. })));
+
+    fs::write(&path, &good).expect("restored");
+    let other = Partition::new(vec![vec![1, 2, 4], vec![3, 5, 6], vec![7, 8, 9], vec![10, 11, 12], vec![13, 14, 15]])
+        .expect("a valid partition");
+    assert!(matches!(PatternDatabases::load(&path, &other), Err(PdbError::PartitionMismatch { .. })));
+
+    fs::write(&path, &old).expect("an old version again");
+    assert_eq!(PatternDatabases::load_or_build_partition(&dir, &partition).expect("rebuilt"), built);
+    assert_eq!(fs::read(&path).expect("the rewritten file"), good);
+}
+
+#[test]
+fn a_missing_file_is_reported_as_missing() {
+    let dir = cache_dir("missing");
+    let err = PatternDatabases::load(&dir.join("absent.bin"), &tiny_partition()).expect_err("no file");
+    assert!(err.is_missing(), "{err}");
+}
+
+#[test]
+fn a_background_load_fills_its_slot() {
+    let dir = cache_dir("background");
+    let (slot, handle) = DatabaseSlot::spawn_load_or_build(dir, tiny_partition());
+    handle.join().expect("the loader thread").expect("loaded");
+    let databases = slot.get().expect("the slot is filled");
+    assert_eq!(databases.partition(), &tiny_partition());
+    assert!(DatabaseSlot::new().get().is_none());
+}
+
+#[test]
+fn partitions_must_cover_each_tile_once() {
+    assert!(matches!(Partition::new(vec![vec![1, 2, 3]]), Err(PdbError::InvalidPartition(_))));
+    assert!(matches!(Partition::new(vec![(1..=8).collect(), (8..=15).collect()]), Err(PdbError::InvalidPartition(_))));
+    assert!(Partition::new(vec![(1..=8).collect(), (9..=15).collect()]).is_ok());
+}
