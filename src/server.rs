@@ -22,7 +22,7 @@ use tracing::{info, warn};
 use crate::board::DEFAULT_MAX_DIMENSION;
 use crate::proto::{self, solver_service_server::SolverServiceServer};
 use crate::service::{RunningSearches, SolverService};
-use crate::solver::DEFAULT_MAX_EXPANDED_NODES;
+use crate::solver::{DEFAULT_MAX_EXPANDED_NODES, DatabaseSlot};
 
 /// The default of [`Config::progress_interval`].
 pub const DEFAULT_PROGRESS_INTERVAL: Duration = Duration::from_millis(200);
@@ -53,6 +53,11 @@ pub struct Config {
     /// The largest request message accepted; a larger one is refused with OUT_OF_RANGE by the
     /// transport before it is decoded.
     pub max_message_bytes: usize,
+    /// The 4×4 pattern databases, read by every request when it starts. The slot may be filled
+    /// later (the server binary loads or builds them in the background): until then 4×4 boards
+    /// are solved with IDA* and linear conflict, slower but just as optimal, so a cold start
+    /// never leaves a request waiting on the build.
+    pub pattern_databases: DatabaseSlot,
 }
 
 impl Default for Config {
@@ -65,6 +70,7 @@ impl Default for Config {
             queue_timeout: DEFAULT_QUEUE_TIMEOUT,
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            pattern_databases: DatabaseSlot::new(),
         }
     }
 }

@@ -164,13 +164,12 @@ impl SolverService {
         let cap = self.config.max_expanded_nodes;
         let max_expanded_nodes =
             if requested.max_expanded_nodes == 0 { cap } else { requested.max_expanded_nodes.min(cap) };
-        #[allow(clippy::needless_update, reason = "options the solver adds later keep their defaults")]
         Ok(Options {
             algorithm: algorithm.into(),
             heuristic: heuristic.into(),
             max_expanded_nodes,
             deadline,
-            ..Options::default()
+            pattern_databases: self.config.pattern_databases.get(),
         })
     }
 

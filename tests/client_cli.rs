@@ -194,3 +194,24 @@ fn closed_stdout_is_a_clean_exit() {
     assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
     assert_eq!(stderr(&output), "");
 }
+
+/// The 4×4 sample 30 moves from the goal.
+const FOUR_BY_FOUR_30: &str = include_str!("../puzzles/4x4-30.txt");
+
+/// The heuristic the in-process server used, from `--json` output.
+fn heuristic_used(extra_args: &[&str]) -> String {
+    let cache = concat!(env!("CARGO_TARGET_TMPDIR"), "/pattern-databases");
+    let mut args = vec!["--json", "--cache-dir", cache];
+    args.extend_from_slice(extra_args);
+    let output = client(&args, FOUR_BY_FOUR_30.as_bytes(), &[]);
+    assert!(output.status.success(), "stderr: {}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(stdout(&output)).expect("stdout is JSON");
+    assert_eq!(json["moves"], 30);
+    json["stats"]["heuristic"].as_str().expect("a heuristic name").to_string()
+}
+
+#[test]
+fn the_in_process_server_loads_pattern_databases_for_a_four_by_four() {
+    assert_eq!(heuristic_used(&["--pattern-db", "6-6-3"]), "HEURISTIC_PATTERN_DATABASE");
+    assert_eq!(heuristic_used(&["--no-pattern-db"]), "HEURISTIC_LINEAR_CONFLICT");
+}

@@ -10,9 +10,9 @@ use npuzzle::solver::{NoProgress, Options, Stop};
 use npuzzle::text::parse_board;
 use support::{assert_valid_solution, princeton_dir};
 
-/// The files whose plain A* search would take more than the node budget; the stronger methods'
-/// tests cover them.
-const BEYOND_ASTAR: &[&str] = &["puzzle4x4-78.txt", "puzzle4x4-80.txt"];
+/// The two files that need the pattern databases to finish within the node budget; this test
+/// runs without them, and `tests/korf.rs` and `tests/grpc_pattern_databases.rs` cover them.
+const NEED_PATTERN_DATABASES: &[&str] = &["puzzle4x4-78.txt", "puzzle4x4-80.txt"];
 
 #[test]
 fn every_princeton_file_is_solved_optimally() {
@@ -25,7 +25,7 @@ fn every_princeton_file_is_solved_optimally() {
     for row in expected.lines().skip(1).filter(|row| !row.trim().is_empty()) {
         let fields: Vec<&str> = row.split('\t').collect();
         let (file, moves) = (fields[0], fields[2].parse::<i32>().expect("a move count"));
-        if BEYOND_ASTAR.contains(&file) {
+        if NEED_PATTERN_DATABASES.contains(&file) {
             continue;
         }
         let board = parse_board(&std::fs::read_to_string(dir.join(file)).expect("readable")).expect("parses");

@@ -49,7 +49,7 @@ struct Args {
     /// The pattern databases' partition: 7-8 (the strongest, built once in minutes) or 6-6-3
     /// (built in seconds).
     #[arg(long, default_value = "7-8")]
-    partition: String,
+    partition: Partition,
 }
 
 /// One benchmark instance.
@@ -120,9 +120,8 @@ fn select(rows: Vec<Row>, args: &Args) -> Vec<Row> {
 
 /// Loads the pattern databases once if some row can use them, timing it on stderr.
 fn databases_for(rows: &[Row], args: &Args) -> Result<Option<Arc<PatternDatabases>>> {
-    let wants = matches!(args.algorithm, Algorithm::Auto | Algorithm::IdaStar)
-        && matches!(args.heuristic, Heuristic::Auto | Heuristic::PatternDatabase)
-        && rows.iter().any(|row| row.board.dimension() == solver::pattern_db::DIMENSION);
+    let wants =
+        rows.iter().any(|row| solver::wants_pattern_databases(row.board.dimension(), args.algorithm, args.heuristic));
     if !wants {
         return Ok(None);
     }
@@ -130,10 +129,8 @@ fn databases_for(rows: &[Row], args: &Args) -> Result<Option<Arc<PatternDatabase
         Some(dir) => dir.clone(),
         None => solver::default_cache_dir()?,
     };
-    let partition = Partition::named(&args.partition)
-        .with_context(|| format!("unknown partition {:?}; expected 7-8 or 6-6-3", args.partition))?;
     let started = Instant::now();
-    let databases = PatternDatabases::load_or_build_partition(&dir, &partition)?;
+    let databases = PatternDatabases::load_or_build_partition(&dir, &args.partition)?;
     eprintln!(
         "pattern databases {} ({} bytes) ready in {:.3} s from {}",
         databases.partition().sizes(),

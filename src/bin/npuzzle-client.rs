@@ -8,7 +8,9 @@
 //! server or the connection fails; 2 when the input is not a puzzle, found before any connection.
 
 use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, anyhow};
@@ -18,7 +20,9 @@ use npuzzle::client::{code_name, solution_json, solution_text};
 use npuzzle::proto::solver_service_client::SolverServiceClient;
 use npuzzle::proto::{self, solve_request, solve_stream_request, solve_stream_response};
 use npuzzle::server;
-use npuzzle::{Algorithm, Heuristic};
+use npuzzle::solver::pdb_cache::file_name;
+use npuzzle::solver::{DatabaseSlot, Partition, PatternDatabases, default_cache_dir, wants_pattern_databases};
+use npuzzle::{Algorithm, Board, Heuristic};
 use tonic::transport::{Channel, Endpoint};
 use tonic::{Code, Request, Status};
 
@@ -61,6 +65,17 @@ struct Args {
     /// Print the Solution as JSON (the canonical protobuf JSON mapping) instead of the spec's text.
     #[arg(long)]
     json: bool,
+    /// For the in-process server and a 4×4 board: the pattern databases to load, 7-8 or 6-6-3
+    /// [default: 7-8 if already cached, else 6-6-3, built the first time in seconds].
+    #[arg(long, value_name = "PARTITION", conflicts_with = "no_pattern_db")]
+    pattern_db: Option<Partition>,
+    /// For the in-process server: no pattern databases (4×4 boards use linear conflict).
+    #[arg(long)]
+    no_pattern_db: bool,
+    /// Where the pattern databases are cached [default: $NPUZZLE_CACHE_DIR, else
+    /// $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle].
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
 }
 
 /// `--algorithm`, as the command line spells it.
@@ -148,8 +163,12 @@ fn main() -> ExitCode {
 fn run(args: &Args) -> Result<(), Failure> {
     let input = read_stdin().map_err(Failure::BadInput)?;
     let board = npuzzle::text::parse_board(&input).map_err(|error| Failure::BadInput(error.into()))?;
+    let databases = match args.addr {
+        None => embedded_databases(args, &board),
+        Some(_) => DatabaseSlot::new(),
+    };
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime").map_err(Failure::Service)?;
-    let solution = runtime.block_on(solve(args, proto::Board::from(&board)));
+    let solution = runtime.block_on(solve(args, proto::Board::from(&board), databases));
     // An in-process server may still be winding a search down; the process is done, so don't wait.
     runtime.shutdown_background();
     let solution = solution.map_err(Failure::Service)?;
@@ -175,10 +194,53 @@ fn write_stdout(output: &str) -> anyhow::Result<()> {
     }
 }
 
-async fn solve(args: &Args, board: proto::Board) -> anyhow::Result<proto::Solution> {
+/// The pattern databases an in-process server gets: none unless the search can use them (a 4×4
+/// board, IDA* or the automatic choice); then the
+/// partition asked for, else 7-8 when its file is already cached, else 6-6-3 (loaded, or built
+/// once in seconds). Loaded before solving, so the search uses them from its first node. If
+/// they cannot be had, the board is still solved, with linear conflict, after a note.
+fn embedded_databases(args: &Args, board: &Board) -> DatabaseSlot {
+    let slot = DatabaseSlot::new();
+    let wanted = wants_pattern_databases(board.dimension(), args.algorithm.into(), args.heuristic.into());
+    if args.no_pattern_db || !wanted {
+        return slot;
+    }
+    match load_embedded_databases(args) {
+        Ok(databases) => slot.fill(databases),
+        Err(error) => {
+            let _ = writeln!(io::stderr(), "note: solving without pattern databases: {error:#}");
+        }
+    }
+    slot
+}
+
+fn load_embedded_databases(args: &Args) -> anyhow::Result<Arc<PatternDatabases>> {
+    let dir = match &args.cache_dir {
+        Some(dir) => dir.clone(),
+        None => default_cache_dir()?,
+    };
+    let strongest = Partition::seven_eight();
+    if args.pattern_db.is_none()
+        && let Ok(databases) = PatternDatabases::load(&dir.join(file_name(&strongest)), &strongest)
+    {
+        return Ok(Arc::new(databases));
+    }
+    let partition = args.pattern_db.clone().unwrap_or_else(Partition::six_six_three);
+    if !dir.join(file_name(&partition)).is_file() {
+        let _ = writeln!(
+            io::stderr(),
+            "note: building the {} pattern databases into {} (once)",
+            partition.sizes(),
+            dir.display()
+        );
+    }
+    Ok(PatternDatabases::load_or_build_partition(&dir, &partition)?)
+}
+
+async fn solve(args: &Args, board: proto::Board, databases: DatabaseSlot) -> anyhow::Result<proto::Solution> {
     let endpoint = match &args.addr {
         Some(endpoint) => endpoint.clone(),
-        None => start_embedded_server().await?,
+        None => start_embedded_server(databases).await?,
     };
     let uri = endpoint.uri().clone();
     let channel = endpoint
@@ -221,11 +283,17 @@ async fn solve(args: &Args, board: proto::Board) -> anyhow::Result<proto::Soluti
 }
 
 /// Starts the library's server on 127.0.0.1:0 for the life of this process, and says where it is.
-async fn start_embedded_server() -> anyhow::Result<Endpoint> {
+async fn start_embedded_server(pattern_databases: DatabaseSlot) -> anyhow::Result<Endpoint> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.context("cannot start the in-process server")?;
     let address = listener.local_addr().context("cannot start the in-process server")?;
     tokio::spawn(async move {
-        if let Err(error) = server::run(listener, std::future::pending(), server::Config::default()).await {
+        if let Err(error) = server::run(
+            listener,
+            std::future::pending(),
+            server::Config { pattern_databases, ..server::Config::default() },
+        )
+        .await
+        {
             let _ = writeln!(io::stderr(), "error: the in-process server stopped: {error}");
         }
     });

@@ -5,14 +5,15 @@
 use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::num::NonZeroUsize;
-use std::time::Duration;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::Parser;
 use clap::builder::RangedU64ValueParser;
 use npuzzle::board::{DEFAULT_MAX_DIMENSION, MAX_DIMENSION};
 use npuzzle::server::{self, Config};
-use npuzzle::solver::DEFAULT_MAX_EXPANDED_NODES;
+use npuzzle::solver::{DEFAULT_MAX_EXPANDED_NODES, DatabaseSlot, Partition, default_cache_dir};
 use tokio::net::TcpListener;
 use tracing::{info, warn};
 use tracing_subscriber::EnvFilter;
@@ -48,6 +49,17 @@ struct Flags {
     /// The largest request message accepted, in bytes.
     #[arg(long, default_value_t = server::DEFAULT_MAX_MESSAGE_BYTES)]
     max_message_bytes: usize,
+    /// The 4×4 pattern databases: 7-8 (the fastest searches; built once in minutes, 577 MB) or
+    /// 6-6-3 (built in seconds, 11.5 MB). Loaded or built in the background at startup.
+    #[arg(long, value_name = "PARTITION", default_value = "7-8")]
+    pattern_db: Partition,
+    /// Serve without pattern databases: 4×4 boards use IDA* with linear conflict.
+    #[arg(long)]
+    no_pattern_db: bool,
+    /// Where the pattern databases are cached [default: $NPUZZLE_CACHE_DIR, else
+    /// $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle].
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
 }
 
 fn millis(duration: Duration) -> u64 {
@@ -65,7 +77,34 @@ impl Flags {
             queue_timeout: Duration::from_millis(self.queue_timeout_ms),
             drain_timeout: Duration::from_millis(self.drain_timeout_ms),
             max_message_bytes: self.max_message_bytes,
+            pattern_databases: DatabaseSlot::new(),
         }
+    }
+
+    /// Starts loading (or, the first time, building) the pattern databases on a thread of their
+    /// own and returns the slot they will fill; the outcome is logged when it is known.
+    fn start_pattern_databases(&self) -> anyhow::Result<DatabaseSlot> {
+        if self.no_pattern_db {
+            info!("pattern databases off: 4x4 boards use IDA* with linear conflict");
+            return Ok(DatabaseSlot::new());
+        }
+        let dir = match &self.cache_dir {
+            Some(dir) => dir.clone(),
+            None => default_cache_dir()?,
+        };
+        info!(
+            dir = %dir.display(),
+            partition = %self.pattern_db.sizes(),
+            "loading the pattern databases in the background; 4x4 boards use linear conflict until they are ready"
+        );
+        let started = Instant::now();
+        let (slot, loading) = DatabaseSlot::spawn_load_or_build(dir, self.pattern_db.clone());
+        std::thread::spawn(move || match loading.join() {
+            Ok(Ok(())) => info!(elapsed = ?started.elapsed(), "pattern databases ready"),
+            Ok(Err(error)) => warn!(%error, "pattern databases unavailable; 4x4 boards stay on linear conflict"),
+            Err(_) => warn!("the pattern-database loader crashed; 4x4 boards stay on linear conflict"),
+        });
+        Ok(slot)
     }
 }
 
@@ -106,7 +145,7 @@ async fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
         .init();
-    let config = flags.config();
+    let config = Config { pattern_databases: flags.start_pattern_databases()?, ..flags.config() };
     let listener =
         TcpListener::bind(flags.listen).await.with_context(|| format!("cannot listen on {}", flags.listen))?;
     let address = listener.local_addr().context("cannot read the bound address")?;

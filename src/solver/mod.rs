@@ -380,6 +380,14 @@ pub fn plan(dimension: usize, options: &Options) -> Result<Plan, SearchError> {
     }
 }
 
+/// Whether a search for a board of dimension `dimension` with this algorithm and heuristic
+/// would read pattern databases, so a program loads them (577 MB for 7-8) only when they serve.
+pub fn wants_pattern_databases(dimension: usize, algorithm: Algorithm, heuristic: Heuristic) -> bool {
+    dimension == pattern_db::DIMENSION
+        && matches!(algorithm, Algorithm::Auto | Algorithm::IdaStar)
+        && matches!(heuristic, Heuristic::Auto | Heuristic::PatternDatabase)
+}
+
 /// Solves `board` optimally, or finds it unsolvable (moves = -1, no boards, no search).
 ///
 /// `progress` is called every few thousand nodes with a [`ProgressReport`]; the search stops

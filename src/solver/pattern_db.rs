@@ -119,15 +119,6 @@ impl Partition {
         Partition { patterns: vec![vec![1, 5, 6, 9, 10, 13], vec![7, 8, 11, 12, 14, 15], vec![2, 3, 4]] }
     }
 
-    /// The built-in partition called `name`: "7-8" or "6-6-3".
-    pub fn named(name: &str) -> Option<Partition> {
-        match name {
-            "7-8" => Some(Partition::seven_eight()),
-            "6-6-3" => Some(Partition::six_six_three()),
-            _ => None,
-        }
-    }
-
     /// The tiles of each pattern.
     pub fn patterns(&self) -> &[Vec<u8>] {
         &self.patterns
@@ -313,6 +304,19 @@ impl PatternHeuristic<'_> {
         let value = self.lookup(view, &memo.cells);
         memo.sums[side] = memo.sums[side] + u32::from(value) - u32::from(memo.values[view]);
         memo.values[view] = value;
+    }
+}
+
+/// The built-in partitions by name, "7-8" or "6-6-3", as command lines spell them.
+impl std::str::FromStr for Partition {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Partition, String> {
+        match name {
+            "7-8" => Ok(Partition::seven_eight()),
+            "6-6-3" => Ok(Partition::six_six_three()),
+            _ => Err(format!("unknown partition {name:?}; expected 7-8 or 6-6-3")),
+        }
     }
 }
 
