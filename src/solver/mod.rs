@@ -32,7 +32,7 @@ use thiserror::Error;
 
 use crate::board::{Board, Direction, Step};
 
-pub use meter::Meter;
+pub use meter::{CHECK_INTERVAL, Meter};
 pub use pattern_db::{Partition, PatternDatabases};
 pub use pdb_cache::{DatabaseSlot, default_cache_dir};
 pub use pdb_file::PdbError;
