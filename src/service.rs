@@ -357,6 +357,7 @@ impl From<SearchError> for Status {
             SearchError::DeadlineExceeded { .. } => Status::deadline_exceeded(message),
             SearchError::Cancelled { .. } => Status::cancelled(message),
             SearchError::Unsupported { .. } => Status::invalid_argument(message),
+            SearchError::PatternDatabasesNotLoaded => Status::unavailable(message),
             SearchError::Internal(_) => Status::internal(message),
         }
     }
@@ -412,6 +413,7 @@ mod tests {
                 },
                 Code::InvalidArgument,
             ),
+            (SearchError::PatternDatabasesNotLoaded, Code::Unavailable),
             (SearchError::Internal("bad path".into()), Code::Internal),
         ];
         for (error, code) in cases {

@@ -34,7 +34,7 @@ async fn four_by_four_boards_use_the_databases_once_they_arrive() {
     let asked = proto::SolveOptions { heuristic: proto::Heuristic::PatternDatabase.into(), ..Default::default() };
     let refused = server.client().await.solve(solve_request(board(4, &FOUR_BY_FOUR_30), Some(asked))).await;
     let status = refused.expect_err("no databases are loaded yet");
-    assert_eq!(status.code(), Code::InvalidArgument);
+    assert_eq!(status.code(), Code::Unavailable, "a retry once the databases are loaded succeeds");
     assert!(status.message().contains("not loaded"), "{}", status.message());
 
     databases.fill(support::small_databases());

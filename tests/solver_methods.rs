@@ -37,7 +37,7 @@ fn auto_picks_by_board_size_and_loaded_databases() {
 #[test]
 fn pattern_databases_are_refused_when_absent_or_for_other_sizes() {
     let asked = Options { heuristic: Heuristic::PatternDatabase, ..Options::default() };
-    assert!(matches!(plan(4, &asked), Err(SearchError::Unsupported { .. })));
+    assert_eq!(plan(4, &asked), Err(SearchError::PatternDatabasesNotLoaded));
     let loaded = Options { pattern_databases: Some(small_databases()), ..asked };
     assert!(plan(4, &loaded).is_ok());
     assert!(matches!(plan(5, &loaded), Err(SearchError::Unsupported { .. })));

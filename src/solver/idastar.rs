@@ -190,7 +190,7 @@ mod tests {
         let options =
             Options { algorithm: Algorithm::IdaStar, heuristic: Heuristic::PatternDatabase, ..Options::default() };
         let err = solve(&board, &options, &mut NoProgress, &Stop::new()).unwrap_err();
-        assert!(matches!(err, SearchError::Unsupported { .. }), "{err}");
+        assert_eq!(err, SearchError::PatternDatabasesNotLoaded);
     }
 
     #[test]

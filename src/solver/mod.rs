@@ -328,6 +328,10 @@ pub enum SearchError {
     /// The algorithm and heuristic asked for cannot run on this board.
     #[error("{algorithm} with {heuristic} is not available for {dimension}x{dimension} boards: {reason}")]
     Unsupported { algorithm: Algorithm, heuristic: Heuristic, dimension: usize, reason: String },
+    /// The pattern databases were asked for but are not loaded: a server is still loading or
+    /// building them (a retry later succeeds), or a library caller gave none.
+    #[error("the pattern databases are not loaded (yet): retry later, or ask for linear conflict, which needs none")]
+    PatternDatabasesNotLoaded,
     /// A bug: the search produced a path that does not check out.
     #[error("internal error: {0}")]
     Internal(String),
@@ -374,7 +378,7 @@ pub fn plan(dimension: usize, options: &Options) -> Result<Plan, SearchError> {
             unsupported("pattern databases are built for 4x4 boards only")
         }
         (Algorithm::IdaStar, Heuristic::PatternDatabase) if !has_databases => {
-            unsupported("the pattern databases are not loaded (yet); linear conflict needs none")
+            Err(SearchError::PatternDatabasesNotLoaded)
         }
         _ => Ok(Plan { algorithm, heuristic }),
     }
