@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::PathBuf;
 
-use npuzzle::solver::pdb_cache::file_name;
+use npuzzle::solver::pdb::cache::file_name;
 use npuzzle::solver::{DatabaseSlot, Partition, PatternDatabases, PdbError};
 
 fn tiny_partition() -> Partition {

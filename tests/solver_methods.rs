@@ -10,8 +10,8 @@ use std::collections::{HashMap, VecDeque};
 
 use npuzzle::board::tile_to_slide;
 use npuzzle::solver::heuristic::Estimator;
-use npuzzle::solver::linear_conflict::LinearConflict;
-use npuzzle::solver::manhattan::{Hamming, Manhattan};
+use npuzzle::solver::heuristic::linear_conflict::LinearConflict;
+use npuzzle::solver::heuristic::manhattan::{Hamming, Manhattan};
 use npuzzle::solver::{SearchError, plan};
 use npuzzle::{Algorithm, Board, Direction, Heuristic, Options};
 use support::{Rng, board, random_walk, small_databases, solve_with};

@@ -20,7 +20,7 @@ use npuzzle::client::{code_name, solution_json, solution_text};
 use npuzzle::proto::solver_service_client::SolverServiceClient;
 use npuzzle::proto::{self, solve_request, solve_stream_request, solve_stream_response};
 use npuzzle::server;
-use npuzzle::solver::pdb_cache::file_name;
+use npuzzle::solver::pdb::cache::file_name;
 use npuzzle::solver::{DatabaseSlot, Partition, PatternDatabases, default_cache_dir, wants_pattern_databases};
 use npuzzle::{Algorithm, Board, Heuristic};
 use tonic::transport::{Channel, Endpoint};

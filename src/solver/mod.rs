@@ -6,22 +6,15 @@
 //! path. Each one is a file of its own and returns only the tile directions of its path; turning
 //! them into boards and steps, and checking them, happens once, here.
 //!
-//! - [`astar`]: the spec's A*; [`idastar`]: IDA* over any [`heuristic::Estimator`].
-//! - [`manhattan`], [`linear_conflict`], [`pattern_db`]: the heuristics, updated per slide.
-//! - `pdb_build`, [`pdb_file`], [`pdb_cache`]: pattern-database tables by BFS, their checksummed
-//!   file, and the cache directory with load-or-build and background loading.
+//! - `budget`: the [`Meter`] every search shares: limits, the stop flag, progress pacing.
+//! - [`search`]: the spec's A* and IDA*, one file each.
+//! - [`heuristic`]: the [`heuristic::Estimator`] trait and the per-tile and linear-conflict bounds.
+//! - [`pdb`]: pattern databases: partition, lookup, build, file and cache.
 
-pub mod astar;
+mod budget;
 pub mod heuristic;
-pub mod idastar;
-pub mod linear_conflict;
-pub mod manhattan;
-mod meter;
-mod packed;
-pub mod pattern_db;
-mod pdb_build;
-pub mod pdb_cache;
-pub mod pdb_file;
+pub mod pdb;
+pub mod search;
 
 use std::fmt;
 use std::sync::Arc;
@@ -32,10 +25,8 @@ use thiserror::Error;
 
 use crate::board::{Board, Direction, Step};
 
-pub use meter::{CHECK_INTERVAL, Meter};
-pub use pattern_db::{Partition, PatternDatabases};
-pub use pdb_cache::{DatabaseSlot, default_cache_dir};
-pub use pdb_file::PdbError;
+pub use budget::{CHECK_INTERVAL, Meter};
+pub use pdb::{DatabaseSlot, Partition, PatternDatabases, PdbError, default_cache_dir};
 
 /// Which search to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -356,7 +347,7 @@ pub struct Plan {
 /// Asking for linear conflict or pattern databases with `Auto` as the algorithm gets IDA*,
 /// the only search that has them.
 pub fn plan(dimension: usize, options: &Options) -> Result<Plan, SearchError> {
-    let has_databases = dimension == pattern_db::DIMENSION && options.pattern_databases.is_some();
+    let has_databases = dimension == pdb::partition::DIMENSION && options.pattern_databases.is_some();
     let algorithm = match (options.algorithm, options.heuristic) {
         (Algorithm::Auto, Heuristic::LinearConflict | Heuristic::PatternDatabase) => Algorithm::IdaStar,
         (Algorithm::Auto, _) if dimension <= 3 => Algorithm::AStar,
@@ -374,7 +365,7 @@ pub fn plan(dimension: usize, options: &Options) -> Result<Plan, SearchError> {
     match (algorithm, heuristic) {
         (Algorithm::AStar, Heuristic::Hamming | Heuristic::Manhattan) => Ok(Plan { algorithm, heuristic }),
         (Algorithm::AStar, _) => unsupported("A* runs with the Hamming or Manhattan heuristic"),
-        (Algorithm::IdaStar, Heuristic::PatternDatabase) if dimension != pattern_db::DIMENSION => {
+        (Algorithm::IdaStar, Heuristic::PatternDatabase) if dimension != pdb::partition::DIMENSION => {
             unsupported("pattern databases are built for 4x4 boards only")
         }
         (Algorithm::IdaStar, Heuristic::PatternDatabase) if !has_databases => {
@@ -387,7 +378,7 @@ pub fn plan(dimension: usize, options: &Options) -> Result<Plan, SearchError> {
 /// Whether a search for a board of dimension `dimension` with this algorithm and heuristic
 /// would read pattern databases, so a program loads them (577 MB for 7-8) only when they serve.
 pub fn wants_pattern_databases(dimension: usize, algorithm: Algorithm, heuristic: Heuristic) -> bool {
-    dimension == pattern_db::DIMENSION
+    dimension == pdb::partition::DIMENSION
         && matches!(algorithm, Algorithm::Auto | Algorithm::IdaStar)
         && matches!(heuristic, Heuristic::Auto | Heuristic::PatternDatabase)
 }
@@ -409,8 +400,8 @@ pub fn solve(
     }
     let mut meter = Meter::new(options, progress, stop);
     let path = match plan.algorithm {
-        Algorithm::AStar => astar::search(board, plan.heuristic, &mut meter)?,
-        _ => idastar::search(board, plan.heuristic, options.pattern_databases.as_deref(), &mut meter)?,
+        Algorithm::AStar => search::astar::search(board, plan.heuristic, &mut meter)?,
+        _ => search::idastar::search(board, plan.heuristic, options.pattern_databases.as_deref(), &mut meter)?,
     };
     let stats = meter.stats(plan);
     Solution::from_path(board, &path, stats)

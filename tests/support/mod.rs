@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use npuzzle::solver::pdb_cache::file_name;
+use npuzzle::solver::pdb::cache::file_name;
 use npuzzle::solver::{NoProgress, Partition, PatternDatabases, Solution, Stop, default_cache_dir};
 use npuzzle::{Algorithm, Board, Direction, Heuristic, Options, solve};
 

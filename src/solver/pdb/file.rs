@@ -16,56 +16,17 @@
 //! agrees; [`read`] says which check failed.
 
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::Path;
 
-use thiserror::Error;
-
-use super::pattern_db::{DIMENSION, Partition, PatternDatabases, placements};
+use super::error::PdbError;
+use super::lookup::PatternDatabases;
+use super::partition::{DIMENSION, Partition, placements};
 
 /// Bumped whenever the layout or the meaning of the tables changes, so old files are rebuilt.
 pub const FORMAT_VERSION: u32 = 1;
 
 const MAGIC: [u8; 8] = *b"NPZLPDB\0";
-
-/// Why pattern databases could not be built, read or written.
-#[derive(Debug, Error)]
-pub enum PdbError {
-    /// The partition is not a set of disjoint patterns covering the 15 tiles.
-    #[error("invalid partition: {0}")]
-    InvalidPartition(String),
-    /// A table build thread died.
-    #[error("building a pattern-database table failed")]
-    BuildFailed,
-    /// Reading or writing the file failed.
-    #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: io::Error },
-    /// The file does not start with the magic bytes.
-    #[error("{}: not a pattern-database file", path.display())]
-    BadMagic { path: PathBuf },
-    /// The file was written by another version of the format.
-    #[error("{}: format version {found}, expected {FORMAT_VERSION}", path.display())]
-    OldVersion { path: PathBuf, found: u32 },
-    /// The file holds another board size or partition.
-    #[error("{}: built for another board or partition", path.display())]
-    PartitionMismatch { path: PathBuf },
-    /// The file is shorter or longer than its header says.
-    #[error("{}: {actual} bytes, expected {expected}", path.display())]
-    WrongSize { path: PathBuf, expected: u64, actual: u64 },
-    /// The contents do not match the stored checksum.
-    #[error("{}: checksum mismatch (stored {stored:016x}, computed {computed:016x})", path.display())]
-    ChecksumMismatch { path: PathBuf, stored: u64, computed: u64 },
-    /// No cache directory could be found.
-    #[error("no cache directory: set NPUZZLE_CACHE_DIR, XDG_CACHE_HOME or HOME")]
-    NoCacheDir,
-}
-
-impl PdbError {
-    /// Whether the file simply is not there yet (as opposed to being unreadable or wrong).
-    pub fn is_missing(&self) -> bool {
-        matches!(self, PdbError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound)
-    }
-}
 
 /// A 64-bit multiply-rotate checksum over 8-byte words (a short piece is zero-padded). Each step
 /// is a bijection of the running value, so any single changed word changes the result; it reads

@@ -8,7 +8,7 @@
 //! moved tile's goal line can change its term, and the bound changes by exactly one per move:
 //! the heuristic is consistent.
 
-use super::heuristic::Estimator;
+use super::Estimator;
 use super::manhattan::Manhattan;
 
 /// Manhattan distance plus linear conflicts, for any N×N board.

@@ -10,12 +10,13 @@
 //! deep bound on a large board cannot overflow the thread's stack; nothing is allocated per
 //! node once the stack has grown to the depth of the search.
 
-use super::heuristic::Estimator;
-use super::linear_conflict::LinearConflict;
-use super::manhattan::{Hamming, Manhattan};
-use super::pattern_db::{DIMENSION as PDB_DIMENSION, PatternDatabases};
-use super::{Algorithm, Heuristic, Meter, SearchError};
 use crate::board::{Board, Direction, tile_to_slide};
+use crate::solver::heuristic::Estimator;
+use crate::solver::heuristic::linear_conflict::LinearConflict;
+use crate::solver::heuristic::manhattan::{Hamming, Manhattan};
+use crate::solver::pdb::PatternDatabases;
+use crate::solver::pdb::partition::DIMENSION as PDB_DIMENSION;
+use crate::solver::{Algorithm, Heuristic, Meter, SearchError};
 
 /// Runs IDA* from `board` (which must be solvable) with `heuristic` (never `Auto`) and returns
 /// the tile directions of a shortest path to the goal. The pattern-database heuristic needs

@@ -1,4 +1,4 @@
-//! `Meter`: the accounting every search shares. It counts nodes, enforces the node budget, and
+//! The limits a search runs under, and `Meter`: the accounting every search shares. It counts nodes, enforces the node budget, and
 //! every few thousand nodes polls the stop flag and the deadline and hands a progress report
 //! out, so the hot loops pay one increment and one compare per node.
 

@@ -20,8 +20,9 @@
 use std::sync::atomic::{AtomicU8, AtomicU16, Ordering};
 use std::thread;
 
-use super::pattern_db::{CELLS, DIMENSION, Partition, PatternDatabases, placements, rank};
-use super::pdb_file::PdbError;
+use super::error::PdbError;
+use super::lookup::PatternDatabases;
+use super::partition::{CELLS, DIMENSION, Partition, placements, rank};
 
 const UNSEEN: u8 = u8::MAX;
 

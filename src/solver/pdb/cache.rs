@@ -22,9 +22,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::{env, fs, process, thread};
 
-use super::pattern_db::{Partition, PatternDatabases};
-use super::pdb_build;
-use super::pdb_file::{self, FORMAT_VERSION, PdbError};
+use super::build as pdb_build;
+use super::error::PdbError;
+use super::file::{self as pdb_file, FORMAT_VERSION};
+use super::lookup::PatternDatabases;
+use super::partition::Partition;
 
 /// The cache directory: `$NPUZZLE_CACHE_DIR`, else `$XDG_CACHE_HOME/npuzzle`, else
 /// `$HOME/.cache/npuzzle`.
@@ -98,7 +100,7 @@ impl PatternDatabases {
 
 /// Pattern databases that arrive later: empty until a background load or build finishes.
 /// Clones share the slot. A server hands [`DatabaseSlot::get`] to each request's
-/// [`Options`](super::Options), so requests run with linear conflict until the tables are ready
+/// [`Options`](crate::solver::Options), so requests run with linear conflict until the tables are ready
 /// and with them afterwards.
 #[derive(Debug, Clone, Default)]
 pub struct DatabaseSlot(Arc<OnceLock<Arc<PatternDatabases>>>);

@@ -2,7 +2,7 @@
 //! [`Estimator`]s. A slide changes only the moved tile's term, so an update is two lookups of
 //! that tile's cost.
 
-use super::heuristic::Estimator;
+use super::Estimator;
 
 /// Sum over the tiles of the grid distance to the goal cell; consistent, as a slide moves one
 /// tile one cell.

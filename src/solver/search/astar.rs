@@ -17,8 +17,8 @@ use std::collections::hash_map::Entry;
 use std::collections::{BinaryHeap, HashMap};
 
 use super::packed::{PackedTiles, StateHash};
-use super::{Heuristic, Meter, SearchError};
 use crate::board::{Board, Direction, tile_to_slide};
+use crate::solver::{Heuristic, Meter, SearchError};
 
 /// Runs A* from `board` (which must be solvable) and returns the tile directions of a shortest
 /// path to the goal.

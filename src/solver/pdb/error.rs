@@ -1,0 +1,47 @@
+//! The typed errors of everything about pattern databases: partitions, builds, files, the cache.
+
+use std::io;
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use super::file::FORMAT_VERSION;
+
+/// Why pattern databases could not be built, read or written.
+#[derive(Debug, Error)]
+pub enum PdbError {
+    /// The partition is not a set of disjoint patterns covering the 15 tiles.
+    #[error("invalid partition: {0}")]
+    InvalidPartition(String),
+    /// A table build thread died.
+    #[error("building a pattern-database table failed")]
+    BuildFailed,
+    /// Reading or writing the file failed.
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+    /// The file does not start with the magic bytes.
+    #[error("{}: not a pattern-database file", path.display())]
+    BadMagic { path: PathBuf },
+    /// The file was written by another version of the format.
+    #[error("{}: format version {found}, expected {FORMAT_VERSION}", path.display())]
+    OldVersion { path: PathBuf, found: u32 },
+    /// The file holds another board size or partition.
+    #[error("{}: built for another board or partition", path.display())]
+    PartitionMismatch { path: PathBuf },
+    /// The file is shorter or longer than its header says.
+    #[error("{}: {actual} bytes, expected {expected}", path.display())]
+    WrongSize { path: PathBuf, expected: u64, actual: u64 },
+    /// The contents do not match the stored checksum.
+    #[error("{}: checksum mismatch (stored {stored:016x}, computed {computed:016x})", path.display())]
+    ChecksumMismatch { path: PathBuf, stored: u64, computed: u64 },
+    /// No cache directory could be found.
+    #[error("no cache directory: set NPUZZLE_CACHE_DIR, XDG_CACHE_HOME or HOME")]
+    NoCacheDir,
+}
+
+impl PdbError {
+    /// Whether the file simply is not there yet (as opposed to being unreadable or wrong).
+    pub fn is_missing(&self) -> bool {
+        matches!(self, PdbError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound)
+    }
+}
