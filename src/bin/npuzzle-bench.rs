@@ -145,9 +145,9 @@ fn solve_locally(rows: &[Row], args: &Args) -> Result<Vec<Outcome>> {
     let options = Options {
         algorithm: args.algorithm,
         heuristic: args.heuristic,
-        max_expanded_nodes: u64::MAX,
-        deadline: None,
+        max_search_time: None,
         pattern_databases: databases_for(rows, args)?,
+        ..Options::default()
     };
     let stop = Stop::new();
     rows.iter()
