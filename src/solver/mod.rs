@@ -1,5 +1,5 @@
 //! The Solver API: one entry point, [`solve`], that picks an algorithm and heuristic for the
-//! board, runs it under a node budget, a deadline and a stop flag, reports progress through a
+//! board, runs it under memory, time and node budgets and a stop flag, reports progress through a
 //! callback, and checks the path it returns move by move before calling it a [`Solution`].
 //!
 //! Every algorithm behind it is optimal: it returns a shortest path or an error, never a longer
@@ -326,6 +326,7 @@ impl Solution {
 /// ([`Plan`]) and the board size, and suggests only methods that exist for that size
 /// ([`stronger_methods`]).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum SearchError {
     /// The node budget ([`Options::max_expanded_nodes`]) ran out before the goal was reached.
     #[error(
