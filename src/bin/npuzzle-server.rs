@@ -13,7 +13,7 @@ use clap::Parser;
 use clap::builder::RangedU64ValueParser;
 use npuzzle::board::{DEFAULT_MAX_DIMENSION, MAX_DIMENSION};
 use npuzzle::server::{self, Config};
-use npuzzle::solver::{DEFAULT_MAX_EXPANDED_NODES, DatabaseSlot, Partition, default_cache_dir};
+use npuzzle::solver::{DEFAULT_MAX_EXPANDED_NODES, DatabaseSlot, Partition, cache_dir};
 use tokio::net::TcpListener;
 use tracing::{info, warn};
 use tracing_subscriber::EnvFilter;
@@ -88,10 +88,7 @@ impl Flags {
             info!("pattern databases off: 4x4 boards use IDA* with linear conflict");
             return Ok(DatabaseSlot::new());
         }
-        let dir = match &self.cache_dir {
-            Some(dir) => dir.clone(),
-            None => default_cache_dir()?,
-        };
+        let dir = cache_dir(self.cache_dir.as_deref())?;
         info!(
             dir = %dir.display(),
             partition = %self.pattern_db.sizes(),

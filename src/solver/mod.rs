@@ -26,7 +26,7 @@ use thiserror::Error;
 use crate::board::{Board, Direction, Step};
 
 pub use budget::{CHECK_INTERVAL, Meter};
-pub use pdb::{DatabaseSlot, Partition, PatternDatabases, PdbError, default_cache_dir};
+pub use pdb::{DatabaseSlot, Partition, PatternDatabases, PdbError, cache_dir, default_cache_dir};
 
 /// Which search to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
