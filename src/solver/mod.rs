@@ -303,22 +303,45 @@ impl Solution {
 
 /// Why a search gave no answer.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum SearchError {
     /// The node budget ran out before the goal was reached.
     #[error(
         "node budget exhausted: expanded {expanded} nodes (limit {limit}) without reaching the goal; \
          raise max_expanded_nodes or use a stronger method (IDA* with a pattern database)"
     )]
-    NodeBudgetExhausted { limit: u64, expanded: u64 },
+    NodeBudgetExhausted {
+        /// The node budget the search had.
+        limit: u64,
+        /// The nodes it expanded.
+        expanded: u64,
+    },
     /// The deadline passed.
     #[error("deadline exceeded after {elapsed:?} and {expanded} expanded nodes")]
-    DeadlineExceeded { elapsed: Duration, expanded: u64 },
+    DeadlineExceeded {
+        /// How long the search ran.
+        elapsed: Duration,
+        /// The nodes it expanded.
+        expanded: u64,
+    },
     /// The stop flag was raised.
     #[error("search cancelled after {expanded} expanded nodes")]
-    Cancelled { expanded: u64 },
+    Cancelled {
+        /// The nodes expanded before the stop.
+        expanded: u64,
+    },
     /// The algorithm and heuristic asked for cannot run on this board.
     #[error("{algorithm} with {heuristic} is not available for {dimension}x{dimension} boards: {reason}")]
-    Unsupported { algorithm: Algorithm, heuristic: Heuristic, dimension: usize, reason: String },
+    Unsupported {
+        /// The algorithm asked for.
+        algorithm: Algorithm,
+        /// The heuristic asked for.
+        heuristic: Heuristic,
+        /// The board's N.
+        dimension: usize,
+        /// Why they cannot run on it.
+        reason: String,
+    },
     /// The pattern databases were asked for but are not loaded: a server is still loading or
     /// building them (a retry later succeeds), or a library caller gave none.
     #[error("the pattern databases are not loaded (yet): retry later, or ask for linear conflict, which needs none")]
