@@ -60,6 +60,7 @@ impl Default for Config {
 
 /// Why the server could not serve.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum ServerError {
     /// The gRPC transport failed.
     #[error("gRPC transport error: {0}")]

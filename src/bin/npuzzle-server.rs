@@ -15,7 +15,7 @@ use clap::builder::RangedU64ValueParser;
 use npuzzle::board::{DEFAULT_MAX_DIMENSION, MAX_DIMENSION};
 use npuzzle::server::{self, Config};
 use npuzzle::service::{self, Limits};
-use npuzzle::solver::{DatabaseSlot, Partition, default_cache_dir};
+use npuzzle::solver::{DatabaseSlot, Partition, cache_dir};
 use tokio::net::TcpListener;
 use tracing::{info, warn};
 use tracing_subscriber::EnvFilter;
@@ -102,10 +102,7 @@ impl Flags {
             info!("pattern databases off: 4x4 boards use IDA* with linear conflict");
             return Ok(DatabaseSlot::new());
         }
-        let dir = match &self.cache_dir {
-            Some(dir) => dir.clone(),
-            None => default_cache_dir()?,
-        };
+        let dir = cache_dir(self.cache_dir.as_deref())?;
         info!(
             dir = %dir.display(),
             partition = %self.pattern_db.sizes(),

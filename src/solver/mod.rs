@@ -30,7 +30,7 @@ use crate::board::{Board, Direction, Step};
 
 pub use advice::stronger_methods;
 pub use budget::{CHECK_INTERVAL, Meter};
-pub use pdb::{DatabaseSlot, Partition, PatternDatabases, PdbError, default_cache_dir};
+pub use pdb::{DatabaseSlot, Partition, PatternDatabases, PdbError, cache_dir, default_cache_dir};
 
 /// Which search to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -334,30 +334,76 @@ pub enum SearchError {
          board without reaching the goal; raise max_expanded_nodes, or {}",
         stronger_methods(*dimension, *plan)
     )]
-    NodeBudgetExhausted { limit: u64, expanded: u64, dimension: usize, plan: Plan },
+    NodeBudgetExhausted {
+        /// The node budget the search had.
+        limit: u64,
+        /// The nodes it expanded.
+        expanded: u64,
+        /// The board's N.
+        dimension: usize,
+        /// The method that ran.
+        plan: Plan,
+    },
     /// The memory budget ([`Options::max_memory_bytes`]) could not hold the next nodes.
     #[error(
         "memory budget exhausted: {plan} holds {nodes} nodes in {} on a {dimension}x{dimension} board and \
          would pass the search memory limit of {} growing further; {}",
         ByteSize(*held), ByteSize(*limit), stronger_methods(*dimension, *plan)
     )]
-    MemoryBudgetExhausted { limit: u64, held: u64, nodes: u64, dimension: usize, plan: Plan },
+    MemoryBudgetExhausted {
+        /// The memory budget in bytes.
+        limit: u64,
+        /// The bytes the search held when it stopped.
+        held: u64,
+        /// The nodes it held.
+        nodes: u64,
+        /// The board's N.
+        dimension: usize,
+        /// The method that ran.
+        plan: Plan,
+    },
     /// The search's own time limit ([`Options::max_search_time`]) passed before the caller's deadline.
     #[error(
         "search time limit of {} reached (not the caller's deadline): {plan} expanded {expanded} nodes on a \
          {dimension}x{dimension} board; {}",
         humantime::format_duration(*limit), stronger_methods(*dimension, *plan)
     )]
-    TimeLimitExceeded { limit: Duration, expanded: u64, dimension: usize, plan: Plan },
+    TimeLimitExceeded {
+        /// The search's time limit.
+        limit: Duration,
+        /// The nodes it expanded.
+        expanded: u64,
+        /// The board's N.
+        dimension: usize,
+        /// The method that ran.
+        plan: Plan,
+    },
     /// The caller's deadline ([`Options::deadline`]) passed.
     #[error("the caller's deadline passed after {elapsed:?} and {expanded} expanded nodes")]
-    DeadlineExceeded { elapsed: Duration, expanded: u64 },
+    DeadlineExceeded {
+        /// How long the search ran.
+        elapsed: Duration,
+        /// The nodes it expanded.
+        expanded: u64,
+    },
     /// The stop flag was raised.
     #[error("search cancelled after {expanded} expanded nodes")]
-    Cancelled { expanded: u64 },
+    Cancelled {
+        /// The nodes expanded before the stop.
+        expanded: u64,
+    },
     /// The algorithm and heuristic asked for cannot run on this board.
     #[error("{algorithm} with {heuristic} is not available for {dimension}x{dimension} boards: {reason}")]
-    Unsupported { algorithm: Algorithm, heuristic: Heuristic, dimension: usize, reason: String },
+    Unsupported {
+        /// The algorithm asked for.
+        algorithm: Algorithm,
+        /// The heuristic asked for.
+        heuristic: Heuristic,
+        /// The board's N.
+        dimension: usize,
+        /// Why they cannot run on it.
+        reason: String,
+    },
     /// The pattern databases were asked for but are not loaded: a server is still loading or
     /// building them (a retry later succeeds), or a library caller gave none.
     #[error("the pattern databases are not loaded (yet): retry later, or ask for linear conflict, which needs none")]

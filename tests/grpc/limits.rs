@@ -2,11 +2,13 @@
 //! shown by the server's running-search count falling to 0; the node budget and a full server
 //! answer RESOURCE_EXHAUSTED.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 
-use common::{board, config, hard_request, hard_stream_request, report_stop, slow_options, solve_request, start};
+use crate::common::{
+    board, config, hard_request, hard_stream_request, report_stop, slow_options, solve_request, start,
+};
 use npuzzle::proto::{self, solve_stream_response::Event};
 use npuzzle::server::Config;
 use npuzzle::service::Limits;

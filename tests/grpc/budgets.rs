@@ -3,17 +3,14 @@
 //! the old 20 M node cap; the server's time limit stops a search and says it was the server's
 //! limit, not the caller's deadline.
 //!
-//! `cargo test --test budgets -- --nocapture` prints the memory and node figures measured.
-
-mod common;
-mod support;
+//! `cargo test --test grpc budgets -- --nocapture` prints the memory and node figures measured.
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{SolverServiceClient, board, config, hard_request, solve_request, start};
+use crate::common::{SolverServiceClient, board, config, hard_request, solve_request, start};
 use npuzzle::proto;
 use npuzzle::server::Config;
 use npuzzle::service::Limits;
@@ -88,7 +85,7 @@ async fn a_large_board_with_a_star_stops_at_the_memory_budget_within_it() {
     let budget = 128 * MIB;
     let server = ServerProcess::start(&["--no-pattern-db", "--max-search-memory", "128MiB"]);
     let (_, idle) = server.memory();
-    let twenty = support::random_walk(20, 4000, &mut support::Rng::new(20));
+    let twenty = crate::support::random_walk(20, 4000, &mut crate::support::Rng::new(20));
     let request = solve_request(proto::Board::from(&twenty), astar_manhattan());
     let status = server.client().await.solve(request).await.expect_err("the memory budget runs out");
     assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");

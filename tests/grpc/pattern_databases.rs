@@ -2,10 +2,10 @@
 //! databases are not there yet, with the databases once they are, and the Princeton 78-move
 //! board solves through the service.
 
-mod common;
-mod support;
+use crate::common;
+use crate::support;
 
-use common::{board, config, solve_request, start};
+use crate::common::{board, config, solve_request, start};
 use npuzzle::proto;
 use npuzzle::server::Config;
 use npuzzle::service::Limits;

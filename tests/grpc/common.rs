@@ -2,8 +2,6 @@
 //! connected to it over TCP, the boards the tests send, and a poll of the running-search
 //! count that shows a search really stopped.
 
-#![allow(dead_code, reason = "each test binary uses part of this module")]
-
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
