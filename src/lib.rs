@@ -10,7 +10,8 @@
 //! - [`solver`]: the `solve` API and its algorithms, one file each.
 //! - [`proto`]: the generated gRPC types and the descriptor set for reflection.
 //! - [`convert`]: conversions between the `proto` types and the library's.
-//! - [`service`]: the tonic `SolverService`: validation, search slots, progress, cancellation.
+//! - [`service`]: the tonic `SolverService`: validation, search slots, progress, cancellation, and
+//!   its own `Limits` (concurrent searches; each one's memory, time and nodes).
 //! - [`server`]: `run(listener, shutdown, config)`: the service with health and reflection.
 //! - [`client`]: a `Board` into a request, a server's `Solution` into the spec's stdout or JSON.
 
