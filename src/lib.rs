@@ -16,7 +16,8 @@
 //! - [`proto`]: the generated gRPC types and the descriptor set for reflection.
 //! - [`convert`]: conversions between the `proto` types and the library's.
 //! - [`service`] (`service/`): the tonic `SolverService`: validation, search slots, progress,
-//!   cancellation, deadlines.
+//!   cancellation, deadlines, and its own `Limits` (concurrent searches; each one's memory, time
+//!   and nodes).
 //! - [`server`]: `run(listener, shutdown, config)`: the service with health and reflection.
 //! - [`client`] (`client/`): the [`client::Client`] of a server (connect, `solve`,
 //!   `solve_stream`, the deadline); `client/embedded.rs`, the in-process server; `client/output.rs`,
