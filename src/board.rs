@@ -222,10 +222,10 @@ impl Board {
         let n = self.dimension();
         let inversions = count_inversions(&self.tiles);
         if n % 2 == 1 {
-            inversions % 2 == 0
+            inversions.is_multiple_of(2)
         } else {
             let blank_rows_from_bottom = n - 1 - self.blank_index() / n;
-            (inversions + blank_rows_from_bottom as u64) % 2 == 0
+            (inversions + blank_rows_from_bottom as u64).is_multiple_of(2)
         }
     }
 }

@@ -11,12 +11,14 @@
 //! - [`proto`]: the generated gRPC types and the descriptor set for reflection.
 //! - [`convert`]: conversions between the `proto` types and the library's.
 //! - [`service`]: the tonic `SolverService`: validation, search slots, progress, cancellation.
+//! - [`metrics`]: the Prometheus metrics' names and recording, and the exporter behind `--metrics-listen`.
 //! - [`server`]: `run(listener, shutdown, config)`: the service with health and reflection.
 //! - [`client`]: a `Board` into a request, a server's `Solution` into the spec's stdout or JSON.
 
 pub mod board;
 pub mod client;
 pub mod convert;
+pub mod metrics;
 pub mod proto;
 pub mod server;
 pub mod service;

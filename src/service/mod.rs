@@ -25,6 +25,7 @@ use tonic::{Request, Response, Status};
 
 use crate::board::Board;
 use crate::convert::board_from_proto;
+use crate::metrics::{self, InProgress};
 use crate::proto::{self, solve_request, solve_stream_request, solve_stream_response::Event};
 use crate::server::Config;
 use crate::solver::{self, Algorithm, NoProgress, Options, Progress, ProgressReport, SearchError, Solution, Stop};
@@ -63,13 +64,14 @@ impl RunningSearches {
 /// given back when the blocking task that owns it ends.
 struct Slot {
     _permit: OwnedSemaphorePermit,
+    _counted: InProgress,
     running: RunningSearches,
 }
 
 impl Slot {
     fn new(permit: OwnedSemaphorePermit, running: &RunningSearches) -> Slot {
         running.0.fetch_add(1, Ordering::SeqCst);
-        Slot { _permit: permit, running: running.clone() }
+        Slot { _permit: permit, _counted: InProgress::search(), running: running.clone() }
     }
 }
 
@@ -175,6 +177,7 @@ impl SolverService {
 
     /// Waits at most the queue timeout for a free slot.
     async fn slot(&self) -> Result<Slot, Status> {
+        let _queued = InProgress::queued();
         let waiting = tokio::time::timeout(self.config.queue_timeout, self.slots.clone().acquire_owned());
         match waiting.await {
             Ok(Ok(permit)) => Ok(Slot::new(permit, &self.running)),
@@ -330,8 +333,23 @@ fn spawn_search(
 ) -> JoinHandle<Result<Solution, SearchError>> {
     tokio::task::spawn_blocking(move || {
         let _slot = slot;
-        solver::solve(&job.board, &job.options, &mut progress, &stop)
+        let searched = solver::solve(&job.board, &job.options, &mut progress, &stop);
+        metrics::nodes_expanded(nodes_expanded(&searched));
+        searched
     })
+}
+
+/// The nodes a finished search expanded, whether it answered or was stopped.
+fn nodes_expanded(searched: &Result<Solution, SearchError>) -> u64 {
+    match searched {
+        Ok(solution) => solution.stats().nodes_expanded,
+        Err(
+            SearchError::NodeBudgetExhausted { expanded, .. }
+            | SearchError::DeadlineExceeded { expanded, .. }
+            | SearchError::Cancelled { expanded },
+        ) => *expanded,
+        Err(_) => 0,
+    }
 }
 
 fn answer(joined: Result<Result<Solution, SearchError>, JoinError>) -> Result<Solution, Status> {
