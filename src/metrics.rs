@@ -11,7 +11,7 @@
 //! | `npuzzle_searches_running` | gauge | | searches holding a search slot |
 //! | `npuzzle_searches_queued` | gauge | | requests waiting for a search slot |
 //! | `npuzzle_nodes_expanded_total` | counter | | nodes expanded by finished searches, answered or stopped |
-//! | `npuzzle_pattern_databases_ready` | gauge | `partition` (`6-6-3`, `7-8`) | 1 once those tables are loaded and used by new requests, 0 while they are awaited |
+//! | `npuzzle_pattern_databases_ready` | gauge | `partition` (`6-6-3`, `7-8`) | 1 once those tables are loaded, 0 while they are awaited; new requests use the largest loaded |
 //!
 //! Requests the transport refuses before the service sees them (a message over
 //! `--max-message-bytes`) are not counted.
@@ -72,7 +72,7 @@ pub fn serve(address: SocketAddr) -> Result<(), MetricsError> {
     describe_gauge!(SEARCHES_RUNNING, "Searches holding a search slot.");
     describe_gauge!(SEARCHES_QUEUED, "Requests waiting for a search slot.");
     describe_counter!(NODES_EXPANDED, "Nodes expanded by finished searches.");
-    describe_gauge!(PATTERN_DATABASES_READY, "1 once a partition's pattern databases serve new requests.");
+    describe_gauge!(PATTERN_DATABASES_READY, "1 once a partition's pattern databases are loaded.");
     gauge!(SEARCHES_RUNNING).set(0.0);
     gauge!(SEARCHES_QUEUED).set(0.0);
     Ok(())
@@ -89,7 +89,7 @@ pub(crate) fn nodes_expanded(nodes: u64) {
     counter!(NODES_EXPANDED).increment(nodes);
 }
 
-/// Records whether `partition`'s tables (named by their sizes, "7-8") serve new requests.
+/// Records whether `partition`'s tables (named by their sizes, "7-8") are loaded.
 pub(crate) fn pattern_databases_ready(partition: &str, ready: bool) {
     gauge!(PATTERN_DATABASES_READY, "partition" => partition.to_owned()).set(if ready { 1.0 } else { 0.0 });
 }
