@@ -1,7 +1,7 @@
-//! Running the server binary as an operator does: `--prepare` as a deploy step, then a server
-//! with `--metrics-listen`, whose Prometheus text is scraped and checked after a few requests.
-//! The pattern databases are the small 6-6-3 ones, in a directory under the target dir shared
-//! by the test runs (never the user's cache).
+//! Running the server binary as an operator does: `--prepare` as a deploy step, a cold start on
+//! an empty cache, and a server with `--metrics-listen`, whose Prometheus text is scraped and
+//! checked after a few requests. The pattern databases are the small 6-6-3 ones, in temporary
+//! directories or one under the target dir shared by the test runs (never the user's cache).
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -92,6 +92,14 @@ fn wait_for_sample(address: SocketAddr, name: &str, labels: &[(&str, &str)], wan
     }
 }
 
+/// The server's arguments: listen on `address`, the 6-6-3 tables in `cache`, and `extra`.
+fn server_args(address: SocketAddr, cache: &std::path::Path, extra: &[String]) -> Vec<String> {
+    let mut args = vec!["--listen".to_owned(), address.to_string(), "--pattern-db".to_owned(), "6-6-3".to_owned()];
+    args.extend(["--cache-dir".to_owned(), cache.display().to_string()]);
+    args.extend_from_slice(extra);
+    args
+}
+
 fn solve_request(dimension: u32, tiles: &[u32]) -> proto::SolveRequest {
     let board = proto::Board { dimension, tiles: tiles.to_vec() };
     proto::SolveRequest { puzzle: Some(solve_request::Puzzle::Board(board)), ..Default::default() }
@@ -123,16 +131,7 @@ fn prepare_builds_or_checks_the_tables_and_exits_zero() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn metrics_count_requests_searches_and_table_readiness() {
     let (address, metrics) = (free_address(), free_address());
-    let args = [
-        "--listen".to_owned(),
-        address.to_string(),
-        "--metrics-listen".to_owned(),
-        metrics.to_string(),
-        "--pattern-db".to_owned(),
-        "6-6-3".to_owned(),
-        "--cache-dir".to_owned(),
-        cache_dir().display().to_string(),
-    ];
+    let args = server_args(address, &cache_dir(), &["--metrics-listen".to_owned(), metrics.to_string()]);
     let _server = tokio::task::spawn_blocking(move || ServerProcess::start(&args, address)).await.expect("a server");
     let ready = [("partition", "6-6-3")];
     let metrics_ready =
@@ -161,4 +160,20 @@ async fn metrics_count_requests_searches_and_table_readiness() {
     assert!(nodes >= 30.0, "two searches of 4 and 30 moves expanded only {nodes} nodes");
     assert_eq!(read("npuzzle_searches_running", &[]), Some(0.0), "{text}");
     assert_eq!(read("npuzzle_searches_queued", &[]), Some(0.0), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_four_by_four_sent_at_a_cold_start_is_searched_with_the_first_tables() {
+    let empty = tempfile::tempdir().expect("an empty cache directory");
+    let address = free_address();
+    let args = server_args(address, empty.path(), &[]);
+    let _server = tokio::task::spawn_blocking(move || ServerProcess::start(&args, address)).await.expect("a server");
+
+    let mut client = SolverServiceClient::connect(format!("http://{address}")).await.expect("a client");
+    let board = solve_request(4, &[0, 9, 2, 3, 5, 1, 7, 11, 6, 12, 14, 4, 13, 10, 8, 15]);
+    let response = client.solve(board).await.expect("a solution");
+    let solution = response.into_inner().solution.expect("a solution");
+    assert_eq!(solution.moves, 30);
+    let heuristic = solution.stats.expect("stats").heuristic();
+    assert_eq!(heuristic, proto::Heuristic::PatternDatabase, "the request did not wait for the tables being built");
 }

@@ -42,6 +42,9 @@ use deadline::deadline;
 pub const MIN_PROGRESS_INTERVAL: Duration = Duration::from_millis(10);
 /// The longest progress interval a client may ask for.
 pub const MAX_PROGRESS_INTERVAL: Duration = Duration::from_secs(60);
+/// How long a request that would use pattern databases waits for the first ones on a cold
+/// start: the 6-6-3 tables take seconds to build, a search without them can take minutes.
+pub const FIRST_TABLES_WAIT: Duration = Duration::from_secs(30);
 /// Progress messages a stream holds for a slow client before further updates are dropped.
 const PROGRESS_BUFFER: usize = 16;
 
@@ -126,20 +129,31 @@ impl SolverService {
         if self.shutdown.is_cancelled() {
             return Err(shutting_down());
         }
-        let job = self.job(puzzle, options, deadline)?;
+        let job = self.job(puzzle, options, deadline).await?;
         call.describe(&job);
         let slot = self.slot().await?;
         Ok((job, slot))
     }
 
-    fn job(
+    /// The validated request. A board that would search with pattern databases, arriving before
+    /// the first ones are loaded (the first seconds of a cold start), waits for them at most
+    /// [`FIRST_TABLES_WAIT`] (or until its deadline), then searches with whatever is there.
+    async fn job(
         &self,
         puzzle: Option<Puzzle<'_>>,
         options: Option<&proto::SolveOptions>,
         deadline: Option<Instant>,
     ) -> Result<Job, Status> {
         let board = self.board(puzzle)?;
-        let options = self.options(options.cloned().unwrap_or_default(), deadline)?;
+        let mut options = self.options(options.cloned().unwrap_or_default(), deadline)?;
+        if options.pattern_databases.is_none()
+            && solver::wants_pattern_databases(board.dimension(), options.algorithm, options.heuristic)
+        {
+            let within = deadline.map_or(FIRST_TABLES_WAIT, |deadline| {
+                deadline.saturating_duration_since(Instant::now()).min(FIRST_TABLES_WAIT)
+            });
+            options.pattern_databases = self.config.pattern_databases.first(within).await;
+        }
         let algorithm = solver::plan(board.dimension(), &options)?.algorithm;
         Ok(Job { board, options, algorithm })
     }

@@ -25,9 +25,11 @@
 //! pattern database from the first seconds; requests take the best tables loaded when they start.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, PoisonError, RwLock};
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 use std::{env, fs, process, thread};
+
+use tokio::sync::watch;
 
 use super::background::yield_to_searches;
 use super::build as pdb_build;
@@ -152,11 +154,18 @@ fn stand_in(partition: &Partition) -> Option<Partition> {
 
 /// Pattern databases that arrive, and improve, later: empty until a background load or build
 /// finishes, then upgraded in place when stronger tables are ready. Clones share the slot. A
-/// server hands [`DatabaseSlot::get`] to each request's [`Options`](crate::solver::Options), so
-/// a request searches with the best tables loaded when it starts, and keeps them (an `Arc`)
-/// until it ends, however the slot changes meanwhile.
+/// server hands [`DatabaseSlot::get`] (or [`DatabaseSlot::first`]) to each request's
+/// [`Options`](crate::solver::Options), so a request searches with the best tables loaded when
+/// it starts, and keeps them (an `Arc`) until it ends, however the slot changes meanwhile.
 #[derive(Debug, Clone, Default)]
-pub struct DatabaseSlot(Arc<RwLock<Option<Arc<PatternDatabases>>>>);
+pub struct DatabaseSlot(Arc<watch::Sender<Loaded>>);
+
+/// What a slot holds: the best tables so far, and whether a loader is still at work.
+#[derive(Debug, Default)]
+struct Loaded {
+    databases: Option<Arc<PatternDatabases>>,
+    loading: bool,
+}
 
 impl DatabaseSlot {
     /// An empty slot.
@@ -174,8 +183,13 @@ impl DatabaseSlot {
         partition: Partition,
     ) -> (DatabaseSlot, thread::JoinHandle<Result<(), PdbError>>) {
         let slot = DatabaseSlot::new();
+        slot.0.send_modify(|loaded| loaded.loading = true);
         let filler = slot.clone();
-        let handle = thread::spawn(move || filler.load_in_stages(&dir, stand_in(&partition), &partition));
+        let handle = thread::spawn(move || {
+            let outcome = filler.load_in_stages(&dir, stand_in(&partition), &partition);
+            filler.0.send_modify(|loaded| loaded.loading = false);
+            outcome
+        });
         (slot, handle)
     }
 
@@ -213,17 +227,32 @@ impl DatabaseSlot {
 
     /// Puts `databases` in the slot, unless it holds larger (so stronger) tables already.
     pub fn fill(&self, databases: Arc<PatternDatabases>) {
-        let mut held = self.0.write().unwrap_or_else(PoisonError::into_inner);
-        let stronger =
-            held.as_ref().is_none_or(|current| databases.partition().table_bytes() > current.partition().table_bytes());
-        if stronger {
-            *held = Some(databases);
-        }
+        self.0.send_if_modified(|loaded| {
+            let stronger = loaded
+                .databases
+                .as_ref()
+                .is_none_or(|held| databases.partition().table_bytes() > held.partition().table_bytes());
+            if stronger {
+                loaded.databases = Some(Arc::clone(&databases));
+            }
+            stronger
+        });
     }
 
     /// The best databases loaded so far, if any.
     pub fn get(&self) -> Option<Arc<PatternDatabases>> {
-        self.0.read().unwrap_or_else(PoisonError::into_inner).clone()
+        self.0.borrow().databases.clone()
+    }
+
+    /// The best databases loaded so far; if there are none yet but a background load is under
+    /// way, waits up to `within` for its first tables (seconds, on a cold start), so an early
+    /// request searches with them rather than without.
+    pub async fn first(&self, within: Duration) -> Option<Arc<PatternDatabases>> {
+        let mut loaded = self.0.subscribe();
+        // The slot owns the sender, so waiting can only end by the condition or the timeout.
+        let arrived = loaded.wait_for(|loaded| loaded.databases.is_some() || !loaded.loading);
+        let _ = tokio::time::timeout(within, arrived).await;
+        self.get()
     }
 }
 
@@ -277,6 +306,20 @@ mod tests {
         slot.load_in_stages(dir.path(), Some(tiny()), &small()).expect("a load");
         assert_eq!(held(&slot).as_deref(), Some("5-5-5"));
         assert!(!dir.path().join(file_name(&tiny())).exists(), "the stand-in was built although not needed");
+    }
+
+    #[tokio::test]
+    async fn an_early_request_waits_for_the_first_tables_only_while_they_are_coming() {
+        let nothing_coming = DatabaseSlot::new();
+        let started = Instant::now();
+        assert!(nothing_coming.first(Duration::from_secs(30)).await.is_none());
+        assert!(started.elapsed() < Duration::from_secs(1), "waited for tables no one loads");
+
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let (coming, loader) = DatabaseSlot::spawn_load_or_build(dir.path().to_owned(), tiny());
+        let first = coming.first(Duration::from_secs(60)).await.expect("the tables being built");
+        assert_eq!(first.partition(), &tiny());
+        loader.join().expect("the loader thread").expect("tables");
     }
 
     #[test]
