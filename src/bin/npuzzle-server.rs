@@ -188,9 +188,10 @@ async fn main() -> anyhow::Result<()> {
         metrics::serve(address)?;
         info!(%address, "serving Prometheus metrics at /metrics");
     }
-    let config = Config { pattern_databases: flags.start_pattern_databases()?, ..flags.config() };
+    // Bound before the pattern databases start: a server that cannot listen builds nothing.
     let listener =
         TcpListener::bind(flags.listen).await.with_context(|| format!("cannot listen on {}", flags.listen))?;
+    let config = Config { pattern_databases: flags.start_pattern_databases()?, ..flags.config() };
     let address = listener.local_addr().context("cannot read the bound address")?;
     info!(%address, ?config, "npuzzle-server listening");
     server::run(listener, shutdown_signal(), config).await?;
