@@ -35,7 +35,7 @@ listening "$port"
 RUST_LOG=info "$bin/npuzzle-server" --listen "127.0.0.1:$(free_port)" --cache-dir "$work/cold" 2> "$work/cold.log" &
 idle=$!
 pids+=("$idle")
-until grep -q 'building pattern databases.*partition=7-8' "$work/cold.log"; do sleep 0.2; done
+until grep -q 'building pattern databases.*partition=8-7' "$work/cold.log"; do sleep 0.2; done
 "$bin/npuzzle-server" --prepare --cache-dir "$work/prepare" 2> /dev/null &
 normal=$!
 pids+=("$normal")

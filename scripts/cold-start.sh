@@ -8,13 +8,13 @@
 # and each server's peak RSS, summed.
 #
 # Usage: scripts/cold-start.sh CACHE_DIR [SERVERS]   (CACHE_DIR must be empty or absent)
-# Needs the release binaries (cargo build --release --bins) and python3.
+# With FIRST_ANSWERS_ONLY=1 it stops after the first answers and the timed searches.
+# Needs the release binaries (cargo build --release --bins), python3 and curl.
 set -euo pipefail
 
 cache=${1:?usage: scripts/cold-start.sh CACHE_DIR [SERVERS]}
 servers=${2:-1}
 bin=${CARGO_TARGET_DIR:-target}/release
-base_port=${BASE_PORT:-50160}
 if [ -n "$(ls -A "$cache" 2>/dev/null)" ]; then
     echo "error: $cache is not empty; a cold start needs an empty cache directory" >&2
     exit 2
@@ -29,17 +29,20 @@ cleanup() {
 }
 trap cleanup EXIT
 
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+listening() { until (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; do sleep 0.05; done; }
+ports=() metrics_ports=()
+for i in $(seq 0 "$servers"); do ports+=("$(free_port)") metrics_ports+=("$(free_port)"); done
+
 start=$(date +%s.%N)
 since() { echo "$(date +%s.%N) - $start" | bc; }
 
 for i in $(seq 1 "$servers"); do
-    RUST_LOG=info "$bin/npuzzle-server" --listen "127.0.0.1:$((base_port + i))" --cache-dir "$cache" \
-        --metrics-listen "127.0.0.1:$((base_port + 100 + i))" 2> "$work/server$i.log" &
+    RUST_LOG=info "$bin/npuzzle-server" --listen "127.0.0.1:${ports[$i]}" --cache-dir "$cache" \
+        --metrics-listen "127.0.0.1:${metrics_ports[$i]}" 2> "$work/server$i.log" &
     pids+=("$!")
 done
-for i in $(seq 1 "$servers"); do
-    until (exec 3<>"/dev/tcp/127.0.0.1/$((base_port + i))") 2>/dev/null; do sleep 0.05; done
-done
+for i in $(seq 1 "$servers"); do listening "${ports[$i]}"; done
 echo "servers listening after $(since) s"
 
 python3 - "$work" <<'PY'
@@ -65,7 +68,7 @@ PY
 solve() { # server puzzle-file -> "status moves heuristic nodes seconds"
     local began ended out
     began=$(date +%s.%N)
-    if out=$("$bin/npuzzle-client" --addr "http://127.0.0.1:$((base_port + $1))" --json < "$2" 2>&1); then
+    if out=$("$bin/npuzzle-client" --addr "http://127.0.0.1:${ports[$1]}" --json < "$2" 2>&1); then
         ended=$(date +%s.%N)
         python3 -c 'import json,sys; s=json.loads(sys.argv[1]); t=s.get("stats",{}); print("OK", s["moves"], t.get("heuristic"), t.get("nodesExpanded"), end=" ")' "$out"
     else
@@ -81,18 +84,19 @@ for file in "$work"/random-*.txt "$work"/princeton-*.txt; do
 done
 
 probe=$work/${PROBE:-random-01}.txt
-ready() { grep -q 'partition=7-8' <(grep 'pattern databases ready' "$work/server$1.log"); }
+ready() { grep -q 'partition=8-7' <(grep 'pattern databases ready' "$work/server$1.log"); }
 echo "== a search while 7-8 builds (server 1 on 6-6-3): $(basename "$probe" .txt)"
 for _ in 1 2 3; do
     ready 1 && { echo "7-8 became ready before the probe; no figure"; break; }
     echo "during build: $(solve 1 "$probe")"
 done
+[ "${FIRST_ANSWERS_ONLY:-0}" = 1 ] && exit 0
 
 echo "== waiting for 7-8 on every server"
 for i in $(seq 1 "$servers"); do
     until ready "$i"; do sleep 1; done
-    echo "server $i: $(grep 'partition=7-8' "$work/server$i.log" | grep -o 'elapsed=[^ ]*')" \
-        "$(grep -c 'building pattern databases.*partition=7-8' "$work/server$i.log") 7-8 build(s) here," \
+    echo "server $i: $(grep 'partition=8-7' "$work/server$i.log" | grep -o 'elapsed=[^ ]*')" \
+        "$(grep -c 'building pattern databases.*partition=8-7' "$work/server$i.log") 7-8 build(s) here," \
         "peak RSS $(grep VmHWM "/proc/${pids[$((i - 1))]}/status" | awk '{print $2}') kB"
 done
 total=0
@@ -100,11 +104,11 @@ for pid in "${pids[@]}"; do total=$((total + $(grep VmHWM "/proc/$pid/status" | 
 echo "summed peak RSS: $((total / 1024)) MiB over $servers server(s)"
 echo "7-8 file: $(ls -l "$cache"/*7-8*.bin | awk '{print $5}') bytes"
 
-RUST_LOG=warn "$bin/npuzzle-server" --listen "127.0.0.1:$((base_port + 99))" --cache-dir "$cache" --pattern-db 6-6-3 &
+RUST_LOG=warn "$bin/npuzzle-server" --listen "127.0.0.1:${ports[0]}" --cache-dir "$cache" --pattern-db 6-6-3 &
 pids+=("$!")
-until (exec 3<>"/dev/tcp/127.0.0.1/$((base_port + 99))") 2>/dev/null; do sleep 0.05; done
+listening "${ports[0]}"
 sleep 1
 echo "== the same search with nothing building (a 6-6-3 server)"
-for _ in 1 2 3; do echo "no build: $(solve 99 "$probe")"; done
+for _ in 1 2 3; do echo "no build: $(solve 0 "$probe")"; done
 echo "== server 1 metrics"
-curl -s "127.0.0.1:$((base_port + 101))/metrics" | grep -v '^#' | grep -v '_bucket' || true
+curl -s "127.0.0.1:${metrics_ports[1]}/metrics" | grep -v '^#' | grep -v '_bucket' | grep . || true

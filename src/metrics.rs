@@ -11,7 +11,7 @@
 //! | `npuzzle_searches_running` | gauge | | searches holding a search slot |
 //! | `npuzzle_searches_queued` | gauge | | requests waiting for a search slot |
 //! | `npuzzle_nodes_expanded_total` | counter | | nodes expanded by finished searches, answered or stopped |
-//! | `npuzzle_pattern_databases_ready` | gauge | `partition` (`6-6-3`, `7-8`) | 1 once those tables are loaded, 0 while they are awaited; new requests use the largest loaded |
+//! | `npuzzle_pattern_databases_ready` | gauge | `partition` (`6-6-3`, `8-7` for the 7-8 tables) | 1 once those tables are loaded, 0 while they are awaited; new requests use the largest loaded |
 //!
 //! Requests the transport refuses before the service sees them (a message over
 //! `--max-message-bytes`) are not counted.
@@ -89,7 +89,7 @@ pub(crate) fn nodes_expanded(nodes: u64) {
     counter!(NODES_EXPANDED).increment(nodes);
 }
 
-/// Records whether `partition`'s tables (named by their sizes, "7-8") are loaded.
+/// Records whether `partition`'s tables (named by their sizes, "8-7" for the 7-8 tables) are loaded.
 pub(crate) fn pattern_databases_ready(partition: &str, ready: bool) {
     gauge!(PATTERN_DATABASES_READY, "partition" => partition.to_owned()).set(if ready { 1.0 } else { 0.0 });
 }
