@@ -18,6 +18,7 @@
 //! - [`service`] (`service/`): the tonic `SolverService`: validation, search slots, progress,
 //!   cancellation, deadlines, and its own `Limits` (concurrent searches; each one's memory, time
 //!   and nodes).
+//! - [`metrics`]: the Prometheus metrics' names and recording, and the exporter behind `--metrics-listen`.
 //! - [`server`]: `run(listener, shutdown, config)`: the service with health and reflection.
 //! - [`client`] (`client/`): the [`client::Client`] of a server (connect, `solve`,
 //!   `solve_stream`, the deadline); `client/embedded.rs`, the in-process server; `client/output.rs`,
@@ -30,6 +31,7 @@
 pub mod board;
 pub mod client;
 pub mod convert;
+pub mod metrics;
 pub mod proto;
 pub mod server;
 pub mod service;

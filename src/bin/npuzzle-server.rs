@@ -1,6 +1,10 @@
 //! `npuzzle-server`: serves the npuzzle gRPC API. It parses flags, sets up logging (`RUST_LOG`,
-//! `info` by default), binds the listener and hands everything to [`npuzzle::server::run`];
-//! SIGINT or SIGTERM shuts it down gracefully and it exits 0.
+//! `info` by default), starts the pattern databases in the background and, with
+//! `--metrics-listen`, the Prometheus endpoint, binds the listener and hands everything to
+//! [`npuzzle::server::run`]; SIGINT or SIGTERM shuts it down gracefully and it exits 0.
+//!
+//! `--prepare` instead builds (or checks) the pattern-database files the server would use and
+//! exits: the step a container image or a deploy runs, so servers start warm.
 
 use std::io::IsTerminal;
 use std::net::SocketAddr;
@@ -13,9 +17,10 @@ use bytesize::ByteSize;
 use clap::Parser;
 use clap::builder::RangedU64ValueParser;
 use npuzzle::board::{DEFAULT_MAX_DIMENSION, MAX_DIMENSION};
+use npuzzle::metrics;
 use npuzzle::server::{self, Config};
 use npuzzle::service::{self, Limits};
-use npuzzle::solver::{DatabaseSlot, Partition, cache_dir};
+use npuzzle::solver::{DatabaseSlot, Partition, PatternDatabases, cache_dir};
 use tokio::net::TcpListener;
 use tracing::{info, warn};
 use tracing_subscriber::EnvFilter;
@@ -59,7 +64,8 @@ struct Flags {
     #[arg(long, default_value_t = server::DEFAULT_MAX_MESSAGE_BYTES)]
     max_message_bytes: usize,
     /// The 4×4 pattern databases: 7-8 (the fastest searches; built once in minutes, 577 MB) or
-    /// 6-6-3 (built in seconds, 11.5 MB). Loaded or built in the background at startup.
+    /// 6-6-3 (built in seconds, 11.5 MB). Loaded or built in the background at startup; while
+    /// 7-8 is built, the server answers with 6-6-3.
     #[arg(long, value_name = "PARTITION", default_value = "7-8")]
     pattern_db: Partition,
     /// Serve without pattern databases: 4×4 boards use IDA* with linear conflict.
@@ -69,6 +75,13 @@ struct Flags {
     /// $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle].
     #[arg(long, value_name = "DIR")]
     cache_dir: Option<PathBuf>,
+    /// Build (or check) the pattern-database files this server would use in the cache
+    /// directory, then exit 0 without serving: the deploy or container-image step.
+    #[arg(long)]
+    prepare: bool,
+    /// Serve Prometheus metrics at http://ADDR/metrics (e.g. 127.0.0.1:9090).
+    #[arg(long, value_name = "ADDR")]
+    metrics_listen: Option<SocketAddr>,
 }
 
 fn millis(duration: Duration) -> u64 {
@@ -95,27 +108,50 @@ impl Flags {
         }
     }
 
+    /// The pattern-database cache directory.
+    fn cache_dir(&self) -> anyhow::Result<PathBuf> {
+        Ok(cache_dir(self.cache_dir.as_deref())?)
+    }
+
+    /// The partitions whose files this server uses, best last: none with `--no-pattern-db`.
+    fn partitions(&self) -> Vec<Partition> {
+        if self.no_pattern_db { Vec::new() } else { vec![self.pattern_db.clone()] }
+    }
+
     /// Starts loading (or, the first time, building) the pattern databases on a thread of their
-    /// own and returns the slot they will fill; the outcome is logged when it is known.
+    /// own and returns the slot they will fill; each step is logged when it is ready, a failure
+    /// when it is known.
     fn start_pattern_databases(&self) -> anyhow::Result<DatabaseSlot> {
-        if self.no_pattern_db {
+        let Some(partition) = self.partitions().pop() else {
             info!("pattern databases off: 4x4 boards use IDA* with linear conflict");
             return Ok(DatabaseSlot::new());
-        }
-        let dir = cache_dir(self.cache_dir.as_deref())?;
+        };
+        let dir = self.cache_dir()?;
         info!(
             dir = %dir.display(),
-            partition = %self.pattern_db.sizes(),
-            "loading the pattern databases in the background; 4x4 boards use linear conflict until they are ready"
+            partition = %partition.sizes(),
+            "loading the pattern databases in the background; 4x4 boards use linear conflict until the first are ready"
         );
-        let started = Instant::now();
-        let (slot, loading) = DatabaseSlot::spawn_load_or_build(dir, self.pattern_db.clone());
+        let (slot, loading) = DatabaseSlot::spawn_load_or_build(dir, partition);
         std::thread::spawn(move || match loading.join() {
-            Ok(Ok(())) => info!(elapsed = ?started.elapsed(), "pattern databases ready"),
-            Ok(Err(error)) => warn!(%error, "pattern databases unavailable; 4x4 boards stay on linear conflict"),
-            Err(_) => warn!("the pattern-database loader crashed; 4x4 boards stay on linear conflict"),
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => warn!(%error, "pattern databases unavailable; 4x4 boards keep what is loaded"),
+            Err(_) => warn!("the pattern-database loader crashed; 4x4 boards keep what is loaded"),
         });
         Ok(slot)
+    }
+
+    /// `--prepare`: builds or checks every pattern-database file this server would use.
+    fn prepare(&self) -> anyhow::Result<()> {
+        let dir = self.cache_dir()?;
+        for partition in self.partitions() {
+            let started = Instant::now();
+            let path = PatternDatabases::prepare(&dir, &partition)
+                .with_context(|| format!("cannot prepare the {} pattern databases", partition.sizes()))?;
+            info!(path = %path.display(), elapsed = ?started.elapsed(), "pattern databases prepared");
+        }
+        info!("prepared: a server started with the same flags loads its tables at once");
+        Ok(())
     }
 }
 
@@ -156,9 +192,17 @@ async fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
         .init();
-    let config = Config { pattern_databases: flags.start_pattern_databases()?, ..flags.config() };
+    if flags.prepare {
+        return flags.prepare();
+    }
+    if let Some(address) = flags.metrics_listen {
+        metrics::serve(address)?;
+        info!(%address, "serving Prometheus metrics at /metrics");
+    }
+    // Bound before the pattern databases start: a server that cannot listen builds nothing.
     let listener =
         TcpListener::bind(flags.listen).await.with_context(|| format!("cannot listen on {}", flags.listen))?;
+    let config = Config { pattern_databases: flags.start_pattern_databases()?, ..flags.config() };
     let address = listener.local_addr().context("cannot read the bound address")?;
     info!(%address, ?config, "npuzzle-server listening");
     server::run(listener, shutdown_signal(), config).await?;

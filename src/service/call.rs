@@ -1,7 +1,7 @@
 //! `Call`: one request's bookkeeping. It owns the request's stop flag and raises it when the
 //! call ends, however it ends: a client that drops a unary call or a stream drops the `Call`
 //! with it, and so stops its search. It writes the request's one log line then: rpc, N,
-//! algorithm, outcome, moves, nodes, elapsed.
+//! algorithm, outcome, moves, nodes, elapsed, and records the request's metrics.
 
 use std::time::Instant;
 
@@ -9,6 +9,7 @@ use tonic::{Code, Status};
 use tracing::{field, info};
 
 use super::Job;
+use crate::metrics;
 use crate::solver::{Algorithm, Solution, Stop};
 
 /// One request's bookkeeping: its stop flag, raised when the call ends however it ends (so a
@@ -65,6 +66,7 @@ impl Call {
 impl Drop for Call {
     fn drop(&mut self) {
         self.stop.stop();
+        metrics::request_finished(self.rpc, self.outcome, self.started.elapsed());
         info!(
             rpc = self.rpc,
             dimension = self.dimension,

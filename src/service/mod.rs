@@ -28,6 +28,7 @@ use tonic::{Request, Response, Status};
 
 use crate::board::Board;
 use crate::convert::board_from_proto;
+use crate::metrics::{self, InProgress};
 use crate::proto::{self, solve_request, solve_stream_request, solve_stream_response::Event};
 use crate::solver::{
     self, Algorithm, DatabaseSlot, NoProgress, Options, Progress, ProgressReport, SearchError, Solution, Stop,
@@ -47,6 +48,9 @@ pub use limits::{DEFAULT_PROGRESS_INTERVAL, DEFAULT_QUEUE_TIMEOUT, Limits};
 pub const MIN_PROGRESS_INTERVAL: Duration = Duration::from_millis(10);
 /// The longest progress interval a client may ask for.
 pub const MAX_PROGRESS_INTERVAL: Duration = Duration::from_secs(60);
+/// How long a request that would use pattern databases waits for the first ones on a cold
+/// start: the 6-6-3 tables take seconds to build, a search without them can take minutes.
+pub const FIRST_TABLES_WAIT: Duration = Duration::from_secs(30);
 /// Progress messages a stream holds for a slow client before further updates are dropped.
 const PROGRESS_BUFFER: usize = 16;
 
@@ -69,13 +73,14 @@ impl RunningSearches {
 /// given back when the blocking task that owns it ends.
 struct Slot {
     _permit: OwnedSemaphorePermit,
+    _counted: InProgress,
     running: RunningSearches,
 }
 
 impl Slot {
     fn new(permit: OwnedSemaphorePermit, running: &RunningSearches) -> Slot {
         running.0.fetch_add(1, Ordering::SeqCst);
-        Slot { _permit: permit, running: running.clone() }
+        Slot { _permit: permit, _counted: InProgress::search(), running: running.clone() }
     }
 }
 
@@ -134,20 +139,31 @@ impl SolverService {
         if self.shutdown.is_cancelled() {
             return Err(shutting_down());
         }
-        let job = self.job(puzzle, options, deadline)?;
+        let job = self.job(puzzle, options, deadline).await?;
         call.describe(&job);
         let slot = self.slot().await?;
         Ok((job, slot))
     }
 
-    fn job(
+    /// The validated request. A board that would search with pattern databases, arriving before
+    /// the first ones are loaded (the first seconds of a cold start), waits for them at most
+    /// [`FIRST_TABLES_WAIT`] (or until its deadline), then searches with whatever is there.
+    async fn job(
         &self,
         puzzle: Option<Puzzle<'_>>,
         options: Option<&proto::SolveOptions>,
         deadline: Option<Instant>,
     ) -> Result<Job, Status> {
         let board = self.board(puzzle)?;
-        let options = self.options(options.cloned().unwrap_or_default(), deadline)?;
+        let mut options = self.options(options.cloned().unwrap_or_default(), deadline)?;
+        if options.pattern_databases.is_none()
+            && solver::wants_pattern_databases(board.dimension(), options.algorithm, options.heuristic)
+        {
+            let within = deadline.map_or(FIRST_TABLES_WAIT, |deadline| {
+                deadline.saturating_duration_since(Instant::now()).min(FIRST_TABLES_WAIT)
+            });
+            options.pattern_databases = self.pattern_databases.first(within).await;
+        }
         let algorithm = solver::plan(board.dimension(), &options)?.algorithm;
         Ok(Job { board, options, algorithm })
     }
@@ -184,6 +200,7 @@ impl SolverService {
 
     /// Waits at most the queue timeout for a free slot.
     async fn slot(&self) -> Result<Slot, Status> {
+        let _queued = InProgress::queued();
         let waiting = tokio::time::timeout(self.limits.queue_timeout, self.slots.clone().acquire_owned());
         match waiting.await {
             Ok(Ok(permit)) => Ok(Slot::new(permit, &self.running)),
@@ -339,8 +356,23 @@ fn spawn_search(
 ) -> JoinHandle<Result<Solution, SearchError>> {
     tokio::task::spawn_blocking(move || {
         let _slot = slot;
-        solver::solve(&job.board, &job.options, &mut progress, &stop)
+        let searched = solver::solve(&job.board, &job.options, &mut progress, &stop);
+        metrics::nodes_expanded(nodes_expanded(&searched));
+        searched
     })
+}
+
+/// The nodes a finished search expanded, whether it answered or was stopped.
+fn nodes_expanded(searched: &Result<Solution, SearchError>) -> u64 {
+    match searched {
+        Ok(solution) => solution.stats().nodes_expanded,
+        Err(
+            SearchError::NodeBudgetExhausted { expanded, .. }
+            | SearchError::DeadlineExceeded { expanded, .. }
+            | SearchError::Cancelled { expanded },
+        ) => *expanded,
+        Err(_) => 0,
+    }
 }
 
 fn answer(joined: Result<Result<Solution, SearchError>, JoinError>) -> Result<Solution, Status> {

@@ -3,3 +3,4 @@
 
 mod client;
 mod grpcurl;
+mod ops;

@@ -1,8 +1,9 @@
 //! Where pattern databases live between runs, and how a program gets them: load the cached
 //! file if it checks out, else build the tables and write the file atomically (a temporary file
-//! in the same directory, then a rename), so a crash or a concurrent builder never leaves a half
-//! file under the real name. [`DatabaseSlot`] does this on a background thread, for a server
-//! that must answer requests while the tables are still being built.
+//! in the same directory, then a rename), so a crash never leaves a half file under the real
+//! name. One builder per file: a builder holds the file's lock (see `lock`) and everyone else
+//! who wants that file waits for it and loads it. [`DatabaseSlot`] does this on a background
+//! thread, for a server that must answer requests while the tables are still being built.
 //!
 //! The cache directory is `$NPUZZLE_CACHE_DIR`, else `$XDG_CACHE_HOME/npuzzle`, else
 //! `~/.cache/npuzzle`.
@@ -15,18 +16,29 @@
 //! | 6-6-3 | 11.5 MB | 4 to 10 s | 50 MB | 0.02 s | 15 MB |
 //!
 //! A warm load reads the file and checks its checksum; a cold build is the breadth-first
-//! search of `pdb_build` on every core. A server runs [`DatabaseSlot::spawn_load_or_build`] at
-//! startup and meanwhile solves 4×4 boards with IDA* and linear conflict.
+//! search of `pdb_build` on every core.
+//!
+//! Cold start: a server runs [`DatabaseSlot::spawn_load_or_build`] at startup. When 7-8 is not
+//! cached, it first loads or builds the 6-6-3 tables (seconds) and serves with them, then builds
+//! 7-8 at idle scheduling priority (see `background`), so the build only takes CPU time that
+//! searches leave, and switches to 7-8 when they are ready. Every 4×4 board is answered with a
+//! pattern database from the first seconds; requests take the best tables loaded when they start.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 use std::{env, fs, process, thread};
 
+use tokio::sync::watch;
+
+use super::background::yield_to_searches;
 use super::build as pdb_build;
 use super::error::PdbError;
 use super::file::{self as pdb_file, FORMAT_VERSION};
+use super::lock::BuildLock;
 use super::lookup::PatternDatabases;
 use super::partition::Partition;
+use crate::metrics;
 
 /// The cache directory: `$NPUZZLE_CACHE_DIR`, else `$XDG_CACHE_HOME/npuzzle`, else
 /// `$HOME/.cache/npuzzle`.
@@ -80,36 +92,86 @@ impl PatternDatabases {
         )
     }
 
-    /// The default 6-6-3 databases from `dir`, built and saved there first if the file is
+    /// The default 7-8 databases from `dir`, built and saved there first if the file is
     /// missing, corrupt or from another version.
     pub fn load_or_build(dir: &Path) -> Result<Arc<PatternDatabases>, PdbError> {
         PatternDatabases::load_or_build_partition(dir, &Partition::seven_eight())
     }
 
     /// [`PatternDatabases::load_or_build`] for any partition. A file that fails a check is
-    /// logged and rebuilt, never trusted. If the rebuilt tables cannot be saved, they are still
-    /// returned (and the failure logged): the caller can search now and the next run retries.
+    /// logged and rebuilt, never trusted. While another builder (another process, or another
+    /// thread) holds the file's lock, this waits for it and loads what it wrote. If the rebuilt
+    /// tables cannot be saved, they are still returned (and the failure logged): the caller can
+    /// search now and the next run retries.
     pub fn load_or_build_partition(dir: &Path, partition: &Partition) -> Result<Arc<PatternDatabases>, PdbError> {
-        let path = dir.join(file_name(partition));
-        match PatternDatabases::load(&path, partition) {
-            Ok(databases) => return Ok(Arc::new(databases)),
-            Err(err) if err.is_missing() => tracing::info!(path = %path.display(), "building pattern databases"),
-            Err(err) => tracing::warn!(error = %err, "rebuilding pattern databases"),
-        }
-        let databases = PatternDatabases::build(partition)?;
-        if let Err(err) = databases.save(&path) {
+        let (databases, saved) = obtain(dir, partition)?;
+        if let Err(err) = saved {
             tracing::warn!(error = %err, "could not save the pattern databases; they will be rebuilt next time");
         }
         Ok(Arc::new(databases))
     }
+
+    /// Makes sure `dir` holds a good file for `partition`: checks the file, or builds and saves
+    /// it. What a deploy step runs (`npuzzle-server --prepare`): unlike
+    /// [`PatternDatabases::load_or_build_partition`], a file that could not be saved is an error.
+    /// Returns the file's path.
+    pub fn prepare(dir: &Path, partition: &Partition) -> Result<PathBuf, PdbError> {
+        let (_databases, saved) = obtain(dir, partition)?;
+        saved.map(|()| dir.join(file_name(partition)))
+    }
 }
 
-/// Pattern databases that arrive later: empty until a background load or build finishes.
-/// Clones share the slot. A server hands [`DatabaseSlot::get`] to each request's
-/// [`Options`](crate::solver::Options), so requests run with linear conflict until the tables are ready
-/// and with them afterwards.
+/// The tables of `partition` from `dir`'s file if it checks out, else built (by this caller,
+/// holding the file's lock, unless another builder wrote the file meanwhile), with the outcome
+/// of saving them (`Ok` when they came from the file).
+fn obtain(dir: &Path, partition: &Partition) -> Result<(PatternDatabases, Result<(), PdbError>), PdbError> {
+    let path = dir.join(file_name(partition));
+    if let Some(databases) = cached(&path, partition) {
+        return Ok((databases, Ok(())));
+    }
+    let _lock = BuildLock::acquire(&path)?;
+    if let Some(databases) = cached(&path, partition) {
+        return Ok((databases, Ok(())));
+    }
+    tracing::info!(path = %path.display(), partition = %partition.sizes(), "building pattern databases");
+    let databases = PatternDatabases::build(partition)?;
+    let saved = databases.save(&path);
+    Ok((databases, saved))
+}
+
+/// The tables from `path`, if the file is there and checks out; a file that fails a check is
+/// logged, to be rebuilt.
+fn cached(path: &Path, partition: &Partition) -> Option<PatternDatabases> {
+    match PatternDatabases::load(path, partition) {
+        Ok(databases) => Some(databases),
+        Err(err) if err.is_missing() => None,
+        Err(err) => {
+            tracing::warn!(error = %err, "rebuilding pattern databases");
+            None
+        }
+    }
+}
+
+/// The quick partition to serve with while `partition` is built, if it is worth one: 6-6-3
+/// (seconds to build) for 7-8 (minutes).
+fn stand_in(partition: &Partition) -> Option<Partition> {
+    (*partition == Partition::seven_eight()).then(Partition::six_six_three)
+}
+
+/// Pattern databases that arrive, and improve, later: empty until a background load or build
+/// finishes, then upgraded in place when stronger tables are ready. Clones share the slot. A
+/// server hands [`DatabaseSlot::get`] (or [`DatabaseSlot::first`]) to each request's
+/// [`Options`](crate::solver::Options), so a request searches with the best tables loaded when
+/// it starts, and keeps them (an `Arc`) until it ends, however the slot changes meanwhile.
 #[derive(Debug, Clone, Default)]
-pub struct DatabaseSlot(Arc<OnceLock<Arc<PatternDatabases>>>);
+pub struct DatabaseSlot(Arc<watch::Sender<Loaded>>);
+
+/// What a slot holds: the best tables so far, and whether a loader is still at work.
+#[derive(Debug, Default)]
+struct Loaded {
+    databases: Option<Arc<PatternDatabases>>,
+    loading: bool,
+}
 
 impl DatabaseSlot {
     /// An empty slot.
@@ -117,29 +179,184 @@ impl DatabaseSlot {
         DatabaseSlot::default()
     }
 
-    /// Starts [`PatternDatabases::load_or_build_partition`] on `dir` on a thread of its own and
-    /// returns the slot it fills, with the thread's handle, which yields the outcome.
+    /// Fills the slot with `partition`'s tables from `dir` on a thread of its own, and returns
+    /// the slot with the thread's handle, which yields the outcome. If the file is cached it is
+    /// simply loaded. Otherwise a quicker stand-in (6-6-3 for 7-8) is loaded or built first and
+    /// serves while `partition` is built at idle priority. Each step logs "pattern databases
+    /// ready" and sets the readiness metric.
     pub fn spawn_load_or_build(
         dir: PathBuf,
         partition: Partition,
     ) -> (DatabaseSlot, thread::JoinHandle<Result<(), PdbError>>) {
         let slot = DatabaseSlot::new();
+        slot.0.send_modify(|loaded| loaded.loading = true);
         let filler = slot.clone();
         let handle = thread::spawn(move || {
-            let databases = PatternDatabases::load_or_build_partition(&dir, &partition)?;
-            filler.fill(databases);
-            Ok(())
+            let outcome = filler.load_in_stages(&dir, stand_in(&partition), &partition);
+            filler.0.send_modify(|loaded| loaded.loading = false);
+            outcome
         });
         (slot, handle)
     }
 
-    /// Puts `databases` in the slot, unless it was filled already.
-    pub fn fill(&self, databases: Arc<PatternDatabases>) {
-        let _ = self.0.set(databases);
+    /// The body of [`DatabaseSlot::spawn_load_or_build`]'s thread: `partition` from its file,
+    /// else `quick` first (if any) and then `partition` built at idle priority.
+    fn load_in_stages(&self, dir: &Path, quick: Option<Partition>, partition: &Partition) -> Result<(), PdbError> {
+        let started = Instant::now();
+        metrics::pattern_databases_ready(&partition.sizes(), false);
+        if let Some(databases) = cached(&dir.join(file_name(partition)), partition) {
+            self.ready(Arc::new(databases), started);
+            return Ok(());
+        }
+        if let Some(quick) = quick {
+            metrics::pattern_databases_ready(&quick.sizes(), false);
+            match PatternDatabases::load_or_build_partition(dir, &quick) {
+                Ok(databases) => self.ready(databases, started),
+                Err(error) => tracing::warn!(%error, partition = %quick.sizes(), "no stand-in pattern databases"),
+            }
+            if !yield_to_searches() {
+                tracing::warn!("cannot lower the build's priority: it competes with searches for the CPU");
+            }
+        }
+        let databases = PatternDatabases::load_or_build_partition(dir, partition)?;
+        self.ready(databases, started);
+        Ok(())
     }
 
-    /// The databases, once they are ready.
+    /// Puts `databases` in the slot, logs it and sets the readiness metric.
+    fn ready(&self, databases: Arc<PatternDatabases>, started: Instant) {
+        let partition = databases.partition().sizes();
+        self.fill(databases);
+        tracing::info!(%partition, elapsed = ?started.elapsed(), "pattern databases ready: new 4x4 requests use them");
+        metrics::pattern_databases_ready(&partition, true);
+    }
+
+    /// Puts `databases` in the slot, unless it holds larger (so stronger) tables already.
+    pub fn fill(&self, databases: Arc<PatternDatabases>) {
+        self.0.send_if_modified(|loaded| {
+            let stronger = loaded
+                .databases
+                .as_ref()
+                .is_none_or(|held| databases.partition().table_bytes() > held.partition().table_bytes());
+            if stronger {
+                loaded.databases = Some(Arc::clone(&databases));
+            }
+            stronger
+        });
+    }
+
+    /// The best databases loaded so far, if any.
     pub fn get(&self) -> Option<Arc<PatternDatabases>> {
-        self.0.get().cloned()
+        self.0.borrow().databases.clone()
+    }
+
+    /// The best databases loaded so far; if there are none yet but a background load is under
+    /// way, waits up to `within` for its first tables (seconds, on a cold start), so an early
+    /// request searches with them rather than without.
+    pub async fn first(&self, within: Duration) -> Option<Arc<PatternDatabases>> {
+        let mut loaded = self.0.subscribe();
+        // The slot owns the sender, so waiting can only end by the condition or the timeout.
+        let arrived = loaded.wait_for(|loaded| loaded.databases.is_some() || !loaded.loading);
+        let _ = tokio::time::timeout(within, arrived).await;
+        self.get()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Four small patterns: 3 × 43,680 + 3,360 entries, built in milliseconds.
+    fn tiny() -> Partition {
+        Partition::new(vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8], vec![9, 10, 11, 12], vec![13, 14, 15]])
+            .expect("4-4-4-3")
+    }
+
+    /// Larger than [`tiny`], still quick: 3 × 524,160 entries.
+    fn small() -> Partition {
+        Partition::new(vec![vec![1, 2, 3, 4, 5], vec![6, 7, 8, 9, 10], vec![11, 12, 13, 14, 15]]).expect("5-5-5")
+    }
+
+    fn held(slot: &DatabaseSlot) -> Option<String> {
+        slot.get().map(|databases| databases.partition().sizes())
+    }
+
+    #[test]
+    fn a_slot_keeps_the_stronger_tables() {
+        let slot = DatabaseSlot::new();
+        assert_eq!(held(&slot), None);
+        slot.fill(Arc::new(PatternDatabases::build(&tiny()).expect("tiny tables")));
+        assert_eq!(held(&slot).as_deref(), Some("4-4-4-3"));
+        let strong = Arc::new(PatternDatabases::build(&small()).expect("small tables"));
+        slot.fill(Arc::clone(&strong));
+        assert_eq!(held(&slot).as_deref(), Some("5-5-5"));
+        slot.fill(Arc::new(PatternDatabases::build(&tiny()).expect("tiny tables")));
+        assert_eq!(held(&slot).as_deref(), Some("5-5-5"), "a weaker fill replaced stronger tables");
+    }
+
+    #[test]
+    fn a_cold_cache_gets_the_stand_in_first_then_the_strong_tables() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let slot = DatabaseSlot::new();
+        slot.load_in_stages(dir.path(), Some(tiny()), &small()).expect("both stages");
+        assert_eq!(held(&slot).as_deref(), Some("5-5-5"));
+        assert!(dir.path().join(file_name(&tiny())).is_file(), "the stand-in was not cached");
+        assert!(dir.path().join(file_name(&small())).is_file(), "the strong tables were not cached");
+    }
+
+    #[test]
+    fn a_warm_cache_loads_the_strong_tables_without_the_stand_in() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        PatternDatabases::prepare(dir.path(), &small()).expect("prepared tables");
+        let slot = DatabaseSlot::new();
+        slot.load_in_stages(dir.path(), Some(tiny()), &small()).expect("a load");
+        assert_eq!(held(&slot).as_deref(), Some("5-5-5"));
+        assert!(!dir.path().join(file_name(&tiny())).exists(), "the stand-in was built although not needed");
+    }
+
+    #[tokio::test]
+    async fn an_early_request_waits_for_the_first_tables_only_while_they_are_coming() {
+        let nothing_coming = DatabaseSlot::new();
+        let started = Instant::now();
+        assert!(nothing_coming.first(Duration::from_secs(30)).await.is_none());
+        assert!(started.elapsed() < Duration::from_secs(1), "waited for tables no one loads");
+
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let (coming, loader) = DatabaseSlot::spawn_load_or_build(dir.path().to_owned(), tiny());
+        let first = coming.first(Duration::from_secs(60)).await.expect("the tables being built");
+        assert_eq!(first.partition(), &tiny());
+        loader.join().expect("the loader thread").expect("tables");
+    }
+
+    #[test]
+    fn a_waiting_builder_loads_the_file_the_lock_holder_wrote() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join(file_name(&tiny()));
+        let holder = BuildLock::acquire(&path).expect("the lock");
+        let waiting_dir = dir.path().to_owned();
+        let waiter = thread::spawn(move || PatternDatabases::load_or_build_partition(&waiting_dir, &tiny()));
+        thread::sleep(std::time::Duration::from_millis(200));
+        assert!(!waiter.is_finished(), "the second builder did not wait for the lock");
+        PatternDatabases::build(&tiny()).expect("tiny tables").save(&path).expect("saved tables");
+        let written = fs::metadata(&path).and_then(|meta| meta.modified()).expect("the file's time");
+        drop(holder);
+        let loaded = waiter.join().expect("the waiting thread").expect("tables");
+        assert_eq!(loaded.partition(), &tiny());
+        let after = fs::metadata(&path).and_then(|meta| meta.modified()).expect("the file's time");
+        assert_eq!(written, after, "the waiting builder wrote the file again instead of loading it");
+    }
+
+    #[test]
+    fn prepare_rebuilds_a_corrupt_file_and_fails_when_it_cannot_save() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join(file_name(&tiny()));
+        fs::write(&path, b"not tables").expect("a corrupt file");
+        assert_eq!(PatternDatabases::prepare(dir.path(), &tiny()).expect("a rebuild"), path);
+        PatternDatabases::load(&path, &tiny()).expect("a good file now");
+
+        let blocked = dir.path().join("a file, not a directory");
+        fs::write(&blocked, b"").expect("a plain file");
+        let error = PatternDatabases::prepare(&blocked, &tiny()).expect_err("no directory to save in");
+        assert!(matches!(error, PdbError::Io { .. }), "{error}");
     }
 }

@@ -6,13 +6,18 @@
 //! - [`lookup`]: the loaded tables and the [`Estimator`](super::heuristic::Estimator) that reads them.
 //! - `build`: the tables by breadth-first search over a pattern's abstract space.
 //! - [`file`]: the versioned, checksummed file image of one partition's tables.
-//! - [`cache`]: the cache directory, load-or-build, and [`DatabaseSlot`] for background loading.
+//! - [`cache`]: the cache directory, load-or-build, and [`DatabaseSlot`] for background loading
+//!   (a quick stand-in first, upgraded when the strong tables are ready).
+//! - `lock`: one builder per table file, the others wait and load it.
+//! - `background`: idle scheduling priority for builds that must not slow searches.
 //! - [`error`]: [`PdbError`], the typed errors of all of the above.
 
+mod background;
 mod build;
 pub mod cache;
 pub mod error;
 pub mod file;
+mod lock;
 pub mod lookup;
 pub mod partition;
 

@@ -1,0 +1,179 @@
+//! Running the server binary as an operator does: `--prepare` as a deploy step, a cold start on
+//! an empty cache, and a server with `--metrics-listen`, whose Prometheus text is scraped and
+//! checked after a few requests. The pattern databases are the small 6-6-3 ones, in temporary
+//! directories or one under the target dir shared by the test runs (never the user's cache).
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use npuzzle::proto::{self, solve_request, solver_service_client::SolverServiceClient};
+use tonic::Code;
+
+/// How long the server may take to listen, and its tables to load.
+const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The cache directory of these tests.
+fn cache_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ops-pattern-databases")
+}
+
+/// A loopback address with a port the OS just found free.
+fn free_address() -> SocketAddr {
+    TcpListener::bind("127.0.0.1:0").and_then(|listener| listener.local_addr()).expect("a free port")
+}
+
+/// `npuzzle-server` with `args`, killed when dropped.
+struct ServerProcess(Child);
+
+impl ServerProcess {
+    /// Starts the server and waits until `address` accepts connections.
+    fn start(args: &[String], address: SocketAddr) -> ServerProcess {
+        let child = Command::new(env!("CARGO_BIN_EXE_npuzzle-server"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("npuzzle-server starts");
+        let mut server = ServerProcess(child);
+        let started = Instant::now();
+        while TcpStream::connect(address).is_err() {
+            assert!(server.0.try_wait().expect("the server's status").is_none(), "npuzzle-server exited early");
+            assert!(started.elapsed() < STARTUP_TIMEOUT, "npuzzle-server did not listen on {address}");
+            sleep(Duration::from_millis(20));
+        }
+        server
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The body of `GET /metrics` at `address`.
+fn scrape(address: SocketAddr) -> String {
+    let mut stream = TcpStream::connect(address).expect("a connection to the metrics endpoint");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("a read timeout");
+    write!(stream, "GET /metrics HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n").expect("a request");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("a response");
+    let (head, body) = response.split_once("\r\n\r\n").expect("HTTP headers and a body");
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    body.to_owned()
+}
+
+/// The value of the sample of `name` whose labels include every one of `labels`.
+fn sample(text: &str, name: &str, labels: &[(&str, &str)]) -> Option<f64> {
+    text.lines().filter(|line| !line.starts_with('#')).find_map(|line| {
+        let (series, value) = line.rsplit_once(' ')?;
+        let (metric, rest) = series.split_once('{').unwrap_or((series, ""));
+        let matches = metric == name && labels.iter().all(|(key, value)| rest.contains(&format!("{key}=\"{value}\"")));
+        if matches { value.parse().ok() } else { None }
+    })
+}
+
+/// Scrapes until `name{labels}` reads `wanted`, or fails after the startup timeout.
+fn wait_for_sample(address: SocketAddr, name: &str, labels: &[(&str, &str)], wanted: f64) -> String {
+    let started = Instant::now();
+    loop {
+        let text = scrape(address);
+        if sample(&text, name, labels) == Some(wanted) {
+            return text;
+        }
+        assert!(started.elapsed() < STARTUP_TIMEOUT, "{name}{labels:?} never read {wanted}:\n{text}");
+        sleep(Duration::from_millis(100));
+    }
+}
+
+/// The server's arguments: listen on `address`, the 6-6-3 tables in `cache`, and `extra`.
+fn server_args(address: SocketAddr, cache: &std::path::Path, extra: &[String]) -> Vec<String> {
+    let mut args = vec!["--listen".to_owned(), address.to_string(), "--pattern-db".to_owned(), "6-6-3".to_owned()];
+    args.extend(["--cache-dir".to_owned(), cache.display().to_string()]);
+    args.extend_from_slice(extra);
+    args
+}
+
+fn solve_request(dimension: u32, tiles: &[u32]) -> proto::SolveRequest {
+    let board = proto::Board { dimension, tiles: tiles.to_vec() };
+    proto::SolveRequest { puzzle: Some(solve_request::Puzzle::Board(board)), ..Default::default() }
+}
+
+#[test]
+fn prepare_builds_or_checks_the_tables_and_exits_zero() {
+    let output = Command::new(env!("CARGO_BIN_EXE_npuzzle-server"))
+        .args(["--prepare", "--pattern-db", "6-6-3", "--cache-dir"])
+        .arg(cache_dir())
+        .output()
+        .expect("npuzzle-server --prepare runs");
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{log}");
+    assert!(log.contains("pattern databases prepared"), "{log}");
+
+    let blocked = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ops-a-file-not-a-directory");
+    std::fs::write(&blocked, b"").expect("a plain file");
+    let output = Command::new(env!("CARGO_BIN_EXE_npuzzle-server"))
+        .args(["--prepare", "--pattern-db", "6-6-3", "--cache-dir"])
+        .arg(&blocked)
+        .output()
+        .expect("npuzzle-server --prepare runs");
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "a cache directory that is a file was prepared: {log}");
+    assert!(log.contains("cannot prepare the 6-6-3 pattern databases"), "{log}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_count_requests_searches_and_table_readiness() {
+    let (address, metrics) = (free_address(), free_address());
+    let args = server_args(address, &cache_dir(), &["--metrics-listen".to_owned(), metrics.to_string()]);
+    let _server = tokio::task::spawn_blocking(move || ServerProcess::start(&args, address)).await.expect("a server");
+    let ready = [("partition", "6-6-3")];
+    let metrics_ready =
+        tokio::task::spawn_blocking(move || wait_for_sample(metrics, "npuzzle_pattern_databases_ready", &ready, 1.0));
+    metrics_ready.await.expect("the 6-6-3 tables become ready");
+
+    let mut client = SolverServiceClient::connect(format!("http://{address}")).await.expect("a client");
+    let puzzle04 = solve_request(3, &[0, 1, 3, 4, 2, 5, 7, 8, 6]);
+    let four_by_four_30 = solve_request(4, &[0, 9, 2, 3, 5, 1, 7, 11, 6, 12, 14, 4, 13, 10, 8, 15]);
+    for request in [puzzle04, four_by_four_30] {
+        client.solve(request).await.expect("a solution");
+    }
+    let duplicate = solve_request(3, &[0, 1, 3, 4, 2, 5, 7, 8, 8]);
+    let status = client.solve(duplicate).await.expect_err("a duplicate tile is refused");
+    assert_eq!(status.code(), Code::InvalidArgument);
+
+    let text = tokio::task::spawn_blocking(move || scrape(metrics)).await.expect("a scrape");
+    let read = |name, labels: &[(&str, &str)]| sample(&text, name, labels);
+    let solve = ("method", "Solve");
+    assert_eq!(read("npuzzle_requests_total", &[solve, ("code", "Ok")]), Some(2.0), "{text}");
+    assert_eq!(read("npuzzle_requests_total", &[solve, ("code", "InvalidArgument")]), Some(1.0), "{text}");
+    assert_eq!(read("npuzzle_request_duration_seconds_count", &[solve]), Some(3.0), "{text}");
+    assert_eq!(read("npuzzle_request_duration_seconds_bucket", &[solve, ("le", "+Inf")]), Some(3.0), "{text}");
+    assert!(text.contains("# TYPE npuzzle_request_duration_seconds histogram"), "{text}");
+    let nodes = read("npuzzle_nodes_expanded_total", &[]).expect("nodes expanded");
+    assert!(nodes >= 30.0, "two searches of 4 and 30 moves expanded only {nodes} nodes");
+    assert_eq!(read("npuzzle_searches_running", &[]), Some(0.0), "{text}");
+    assert_eq!(read("npuzzle_searches_queued", &[]), Some(0.0), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_four_by_four_sent_at_a_cold_start_is_searched_with_the_first_tables() {
+    let empty = tempfile::tempdir().expect("an empty cache directory");
+    let address = free_address();
+    let args = server_args(address, empty.path(), &[]);
+    let _server = tokio::task::spawn_blocking(move || ServerProcess::start(&args, address)).await.expect("a server");
+
+    let mut client = SolverServiceClient::connect(format!("http://{address}")).await.expect("a client");
+    let board = solve_request(4, &[0, 9, 2, 3, 5, 1, 7, 11, 6, 12, 14, 4, 13, 10, 8, 15]);
+    let response = client.solve(board).await.expect("a solution");
+    let solution = response.into_inner().solution.expect("a solution");
+    assert_eq!(solution.moves, 30);
+    let heuristic = solution.stats.expect("stats").heuristic();
+    assert_eq!(heuristic, proto::Heuristic::PatternDatabase, "the request did not wait for the tables being built");
+}
