@@ -254,6 +254,7 @@ async fn solve(args: &Args, board: proto::Board, databases: DatabaseSlot) -> any
         algorithm: proto::Algorithm::from(Algorithm::from(args.algorithm)).into(),
         heuristic: proto::Heuristic::from(Heuristic::from(args.heuristic)).into(),
         max_expanded_nodes: args.max_expanded_nodes.unwrap_or(0),
+        ..proto::SolveOptions::default()
     };
     let timeout = args.timeout.as_ref();
     let call = async {

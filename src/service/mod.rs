@@ -24,7 +24,7 @@ use tokio_util::sync::CancellationToken;
 use tonic::{Request, Response, Status};
 
 use crate::board::Board;
-use crate::convert::board_from_proto;
+use crate::convert::{board_from_proto, weight_from_proto};
 use crate::proto::{self, solve_request, solve_stream_request, solve_stream_response::Event};
 use crate::server::Config;
 use crate::solver::{self, Algorithm, NoProgress, Options, Progress, ProgressReport, SearchError, Solution, Stop};
@@ -161,6 +161,8 @@ impl SolverService {
             proto::Algorithm::try_from(requested.algorithm).map_err(|_| unknown("algorithm", requested.algorithm))?;
         let heuristic =
             proto::Heuristic::try_from(requested.heuristic).map_err(|_| unknown("heuristic", requested.heuristic))?;
+        let optimality = proto::Optimality::try_from(requested.optimality)
+            .map_err(|_| unknown("optimality", requested.optimality))?;
         let cap = self.config.max_expanded_nodes;
         let max_expanded_nodes =
             if requested.max_expanded_nodes == 0 { cap } else { requested.max_expanded_nodes.min(cap) };
@@ -170,6 +172,8 @@ impl SolverService {
             max_expanded_nodes,
             deadline,
             pattern_databases: self.config.pattern_databases.get(),
+            optimality: optimality.into(),
+            weight: weight_from_proto(requested.weight),
         })
     }
 
@@ -356,7 +360,7 @@ impl From<SearchError> for Status {
             SearchError::NodeBudgetExhausted { .. } => Status::resource_exhausted(message),
             SearchError::DeadlineExceeded { .. } => Status::deadline_exceeded(message),
             SearchError::Cancelled { .. } => Status::cancelled(message),
-            SearchError::Unsupported { .. } => Status::invalid_argument(message),
+            SearchError::Unsupported { .. } | SearchError::InvalidOptions(_) => Status::invalid_argument(message),
             SearchError::PatternDatabasesNotLoaded => Status::unavailable(message),
             SearchError::Internal(_) => Status::internal(message),
         }
@@ -414,6 +418,7 @@ mod tests {
                 Code::InvalidArgument,
             ),
             (SearchError::PatternDatabasesNotLoaded, Code::Unavailable),
+            (SearchError::InvalidOptions("a weight without BOUNDED".into()), Code::InvalidArgument),
             (SearchError::Internal("bad path".into()), Code::Internal),
         ];
         for (error, code) in cases {
