@@ -518,8 +518,8 @@ fn check_optimality(options: &Options) -> Result<(), SearchError> {
             "weight {weight} is out of range: BOUNDED needs a weight above 1 and at most {MAX_WEIGHT}, such as 1.5"
         )),
         (Optimality::Minimum | Optimality::Fast, Some(weight)) => invalid(format!(
-            "weight {weight} is only for optimality BOUNDED; optimality {} takes none",
-            options.optimality
+            "weight {weight} is only for optimality BOUNDED; leave it unset for {}",
+            options.optimality.to_string().to_uppercase()
         )),
         (Optimality::Fast, None) if options.algorithm != Algorithm::Auto || options.heuristic != Heuristic::Auto => {
             invalid("optimality FAST picks its own methods: leave the algorithm and heuristic unset".into())

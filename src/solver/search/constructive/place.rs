@@ -79,7 +79,7 @@ fn finish_window(
     let k = cells.len();
     let slot = |cell: Cell| cells.iter().position(|&c| c == cell);
     let missing = || SearchError::Internal("a tile left the window at the end of a row".into());
-    let start = [grid.find(a), grid.find(b), grid.blank()].map(|cell| slot(cell));
+    let start = [grid.find(a), grid.find(b), grid.blank()].map(&slot);
     let [Some(sa), Some(sb), Some(sblank)] = start else { return Err(missing()) };
     let (goal_a, goal_b) = (slot(a_home).ok_or_else(missing)?, slot(b_home).ok_or_else(missing)?);
     let key = |(pa, pb, pblank): (usize, usize, usize)| (pa * k + pb) * k + pblank;
