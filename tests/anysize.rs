@@ -190,3 +190,80 @@ fn blank_moves_are_the_opposite_of_the_tile_moves() {
     assert_eq!(solution.directions(), &[Direction::Left]);
     assert_eq!(solution.blank_moves(), "R");
 }
+
+/// A server on 127.0.0.1:0 without pattern databases, and a client that accepts big answers.
+async fn serve() -> npuzzle::proto::solver_service_client::SolverServiceClient<tonic::transport::Channel> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1:0");
+    let address = listener.local_addr().expect("the bound address");
+    let server = npuzzle::server::Server::new(npuzzle::server::Config::default());
+    tokio::spawn(server.serve(listener, std::future::pending()));
+    let channel = tonic::transport::Channel::from_shared(format!("http://{address}"))
+        .expect("a valid URI")
+        .connect()
+        .await
+        .expect("the server is up");
+    npuzzle::proto::solver_service_client::SolverServiceClient::new(channel).max_decoding_message_size(256 << 20)
+}
+
+fn request(board: &Board, optimality: npuzzle::proto::Optimality, weight: f64) -> npuzzle::proto::SolveRequest {
+    npuzzle::proto::SolveRequest {
+        puzzle: Some(npuzzle::proto::solve_request::Puzzle::Board(board.into())),
+        options: Some(npuzzle::proto::SolveOptions { optimality: optimality.into(), weight, ..Default::default() }),
+    }
+}
+
+#[tokio::test]
+async fn the_wire_carries_what_is_proven_and_refuses_contradictions() {
+    use npuzzle::proto::Optimality as Wire;
+    let mut client = serve().await;
+    let mut rng = Rng(11);
+    let big = random_board(64, &mut rng);
+    let answer = client.solve(request(&big, Wire::Fast, 0.0)).await.expect("FAST answers").into_inner();
+    let solution = answer.solution.expect("a solution");
+    assert_eq!(solution.blank_moves.len() as i32, solution.moves);
+    assert!(solution.boards.is_empty() && solution.steps.is_empty(), "a 64x64 answer lists no boards");
+    assert!(!solution.optimal && solution.lower_bound >= big.manhattan());
+
+    let hardest = Board::new(3, &[8, 6, 7, 2, 5, 4, 3, 0, 1]).expect("a board");
+    let answer = client.solve(request(&hardest, Wire::Unspecified, 0.0)).await.expect("answers").into_inner();
+    let solution = answer.solution.expect("a solution");
+    assert_eq!((solution.moves, solution.optimal, solution.lower_bound), (31, true, 31));
+    assert_eq!(solution.boards.len(), 32);
+    assert_eq!(solution.blank_moves.len(), 31);
+
+    for (optimality, weight) in
+        [(Wire::Bounded, 0.0), (Wire::Bounded, 1.0), (Wire::Bounded, f64::NAN), (Wire::Fast, 2.0)]
+    {
+        let status = client.solve(request(&hardest, optimality, weight)).await.expect_err("refused");
+        assert_eq!(status.code(), tonic::Code::InvalidArgument, "{optimality:?} {weight}: {status:?}");
+    }
+    let status = client.solve(request(&hardest, Wire::Minimum, 1.5)).await.expect_err("refused");
+    assert!(status.message().contains("only for optimality BOUNDED"), "{status:?}");
+}
+
+#[test]
+fn the_client_prints_a_128x128_answer_as_moves() {
+    use std::io::Write;
+    let mut rng = Rng(5);
+    let board = random_board(128, &mut rng);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_npuzzle-client"))
+        .args(["--optimality", "fast", "--no-pattern-db"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the client starts");
+    let text: String = format!("128\n{}\n", board.tiles().iter().map(u16::to_string).collect::<Vec<_>>().join(" "));
+    child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("the board is written");
+    let output = child.wait_with_output().expect("the client ends");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8");
+    let mut lines = stdout.lines();
+    let header = lines.next().expect("a header");
+    assert!(header.starts_with("Number of moves = ") && header.contains("not proven minimal"), "{header}");
+    let moves: usize = header["Number of moves = ".len()..].split(' ').next().and_then(|k| k.parse().ok()).expect("K");
+    let letters = lines.next().expect("the moves");
+    assert_eq!(letters.len(), moves);
+    assert!(letters.bytes().all(|letter| b"UDLR".contains(&letter)));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("too many to print as boards"));
+}
