@@ -267,3 +267,18 @@ fn the_client_prints_a_128x128_answer_as_moves() {
     assert!(letters.bytes().all(|letter| b"UDLR".contains(&letter)));
     assert!(String::from_utf8_lossy(&output.stderr).contains("too many to print as boards"));
 }
+
+#[test]
+fn the_text_of_an_answer_says_what_is_proven() {
+    let mut rng = Rng(9);
+    let board = random_board(5, &mut rng);
+    let solution = run(&board, Optimality::Fast, None).expect("FAST answers");
+    let text = npuzzle::text::format_solution(&solution);
+    let header = format!(
+        "Number of moves = {} (not proven minimal; the minimum is at least {})\n",
+        solution.moves(),
+        solution.lower_bound()
+    );
+    assert!(text.starts_with(&header), "{}", text.lines().next().unwrap_or_default());
+    assert_eq!(text.matches("\n5\n").count(), solution.moves() as usize + 1, "one board a move, and the first");
+}

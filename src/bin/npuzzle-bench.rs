@@ -57,6 +57,9 @@ struct Args {
     /// (built in seconds).
     #[arg(long, default_value = "7-8")]
     partition: Partition,
+    /// Load no pattern databases: 4×4 boards (and FAST's last 4×4) use linear conflict.
+    #[arg(long)]
+    no_pattern_db: bool,
 }
 
 /// One benchmark instance.
@@ -127,9 +130,13 @@ fn select(rows: Vec<Row>, args: &Args) -> Vec<Row> {
 
 /// Loads the pattern databases once if some row can use them, timing it on stderr.
 fn databases_for(rows: &[Row], args: &Args) -> Result<Option<Arc<PatternDatabases>>> {
-    let wants =
-        rows.iter().any(|row| solver::wants_pattern_databases(row.board.dimension(), args.algorithm, args.heuristic));
-    if !wants {
+    // FAST finishes every board of 4×4 or more with a 4×4 search, which the databases serve.
+    let finishes_with_them = |row: &Row| args.optimality == Optimality::Fast && row.board.dimension() >= 4;
+    let wants = rows.iter().any(|row| {
+        finishes_with_them(row)
+            || solver::wants_pattern_databases(row.board.dimension(), args.algorithm, args.heuristic)
+    });
+    if !wants || args.no_pattern_db {
         return Ok(None);
     }
     let dir = match &args.cache_dir {

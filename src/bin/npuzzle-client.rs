@@ -28,6 +28,7 @@ use npuzzle::proto::{self, solve_request, solve_stream_request, solve_stream_res
 use npuzzle::server;
 use npuzzle::solver::pdb::cache::file_name;
 use npuzzle::solver::{DatabaseSlot, Partition, PatternDatabases, default_cache_dir, wants_pattern_databases};
+use npuzzle::text::moves_header;
 use npuzzle::{Algorithm, Board, Heuristic};
 use tonic::transport::{Channel, Endpoint};
 use tonic::{Code, Request, Status};
@@ -215,14 +216,8 @@ fn run(args: &Args) -> Result<(), Failure> {
 /// is proven, then the boards or (with `--moves`, or when the server left the boards out) the
 /// blank's moves.
 fn answer_text(solution: &proto::Solution, args: &Args) -> anyhow::Result<String> {
-    let header = if solution.optimal {
-        format!("Minimum number of moves = {}", solution.moves)
-    } else {
-        format!(
-            "Number of moves = {} (not proven minimal; the minimum is at least {})",
-            solution.moves, solution.lower_bound
-        )
-    };
+    let moves = u32::try_from(solution.moves).unwrap_or(0);
+    let header = moves_header(moves, solution.optimal, solution.lower_bound);
     if !solution.solvable || (!args.moves && !solution.boards.is_empty()) {
         let text = solution_text(solution)?;
         return Ok(match text.split_once('\n') {
