@@ -2,12 +2,16 @@
 //! board, runs it under a node budget, a deadline and a stop flag, reports progress through a
 //! callback, and checks the path it returns move by move before calling it a [`Solution`].
 //!
-//! Every algorithm behind it is optimal: it returns a shortest path or an error, never a longer
-//! path. Each one is a file of its own and returns only the tile directions of its path; turning
-//! them into boards and steps, and checking them, happens once, here.
+//! By default ([`Optimality::Minimum`]) every method behind it is optimal: it returns a shortest
+//! path or an error, never a longer path. [`Optimality::Bounded`] (weighted IDA*) returns at
+//! most a weight times the minimum, [`Optimality::Fast`] (the constructive solver) any valid
+//! path for every size; each answer says what it proved ([`Solution::is_optimal`],
+//! [`Solution::lower_bound`]). Each method is a file of its own and returns only the tile
+//! directions of its path; checking them, and turning them into boards and steps where they are
+//! small enough, happens once, here.
 //!
 //! - `budget`: the [`Meter`] every search shares: limits, the stop flag, progress pacing.
-//! - [`search`]: the spec's A* and IDA*, one file each.
+//! - [`search`]: the spec's A*, IDA* (plain and weighted), the 3×3 table, the constructive solver.
 //! - [`heuristic`]: the [`heuristic::Estimator`] trait and the per-tile and linear-conflict bounds.
 //! - [`pdb`]: pattern databases: partition, lookup, build, file and cache.
 

@@ -1,10 +1,10 @@
 //! FAST answers for every size: a valid path in milliseconds, with no promise on its length.
 //!
 //! The unsolved region starts as the whole board. While it is larger than 4×4, its top row
-//! and then its left column are placed tile by tile ([`place`], with the blank routed round
-//! each tile by [`grid`]) and locked, and the region shrinks by one. The last 4×4 is then
+//! and then its left column are placed tile by tile (`place`, with the blank routed round
+//! each tile by `grid`) and locked, and the region shrinks by one. The last 4×4 is then
 //! solved by IDA*: optimally with the 4×4 pattern databases when they are loaded, else
-//! weighted ([`FINISH_WEIGHT`]) with linear conflict. [`shorten`] then removes moves that are
+//! weighted ([`FINISH_WEIGHT`]) with linear conflict. `shorten` then removes moves that are
 //! undone at once. The lower bound is the root's linear conflict (or the search's bound on a
 //! 4×4 board).
 //!
