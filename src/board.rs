@@ -88,6 +88,16 @@ impl Direction {
         }
     }
 
+    /// Its letter in a solution's `blank_moves`: `U`, `D`, `L`, `R`.
+    pub fn letter(self) -> char {
+        match self {
+            Direction::Up => 'U',
+            Direction::Down => 'D',
+            Direction::Left => 'L',
+            Direction::Right => 'R',
+        }
+    }
+
     /// The spec's word for it.
     pub fn name(self) -> &'static str {
         match self {

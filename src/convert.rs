@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crate::board::{Board, BoardError, Direction, Step};
 use crate::proto;
-use crate::solver::{Algorithm, Heuristic, ProgressReport, SearchStats, Solution};
+use crate::solver::{Algorithm, Heuristic, Optimality, ProgressReport, SearchStats, Solution};
 
 /// Builds a [`Board`] from a request's structured board, refusing N above `max_dimension`.
 ///
@@ -102,6 +102,32 @@ impl From<proto::Heuristic> for Heuristic {
     }
 }
 
+impl From<proto::Optimality> for Optimality {
+    fn from(optimality: proto::Optimality) -> Optimality {
+        match optimality {
+            proto::Optimality::Unspecified | proto::Optimality::Minimum => Optimality::Minimum,
+            proto::Optimality::Bounded => Optimality::Bounded,
+            proto::Optimality::Fast => Optimality::Fast,
+        }
+    }
+}
+
+impl From<Optimality> for proto::Optimality {
+    fn from(optimality: Optimality) -> proto::Optimality {
+        match optimality {
+            Optimality::Minimum => proto::Optimality::Minimum,
+            Optimality::Bounded => proto::Optimality::Bounded,
+            Optimality::Fast => proto::Optimality::Fast,
+        }
+    }
+}
+
+/// A request's `weight`: 0 (the proto default) is unset; anything else, NaN included, is
+/// for [`crate::solver::plan`] to judge.
+pub fn weight_from_proto(weight: f64) -> Option<f64> {
+    (weight != 0.0).then_some(weight)
+}
+
 /// Whole microseconds, saturating: a `u64` of microseconds outlasts any search.
 fn micros(duration: Duration) -> u64 {
     u64::try_from(duration.as_micros()).unwrap_or(u64::MAX)
@@ -126,8 +152,11 @@ impl From<&Solution> for proto::Solution {
             solvable: solution.is_solvable(),
             moves: solution.moves(),
             boards: solution.boards().unwrap_or_default().iter().map(proto::Board::from).collect(),
-            steps: solution.steps().iter().map(proto::Move::from).collect(),
+            steps: solution.steps().unwrap_or_default().iter().map(proto::Move::from).collect(),
             stats: Some(proto::SearchStats::from(solution.stats())),
+            optimal: solution.is_optimal(),
+            lower_bound: solution.lower_bound(),
+            blank_moves: solution.blank_moves(),
         }
     }
 }
@@ -175,5 +204,16 @@ mod tests {
         ] {
             assert_eq!(Heuristic::from(proto::Heuristic::from(heuristic)), heuristic);
         }
+        for optimality in [Optimality::Minimum, Optimality::Bounded, Optimality::Fast] {
+            assert_eq!(Optimality::from(proto::Optimality::from(optimality)), optimality);
+        }
+        assert_eq!(Optimality::from(proto::Optimality::Unspecified), Optimality::Minimum);
+    }
+
+    #[test]
+    fn a_zero_weight_is_unset_and_nan_is_kept_for_the_check() {
+        assert_eq!(weight_from_proto(0.0), None);
+        assert_eq!(weight_from_proto(1.5), Some(1.5));
+        assert!(weight_from_proto(f64::NAN).is_some_and(f64::is_nan));
     }
 }

@@ -178,10 +178,32 @@ fn parse_tile(token: &str, cells: usize, at: Position) -> Result<usize, ParseErr
     }
 }
 
-/// The spec's stdout for a solution: `Minimum number of moves = K` and each board followed by
-/// an empty line, or `No solution possible`.
+/// The spec's stdout for a solution: `Minimum number of moves = K` (or, when not proven
+/// minimal, the [`moves_header`] that says so) and each board followed by an empty line, or
+/// `No solution possible`. The boards are replayed one at a time, so a solution past
+/// [`MAX_LISTED_TILES`](crate::solver::MAX_LISTED_TILES) still prints, at N*N tiles a move.
 pub fn format_solution(solution: &Solution) -> String {
-    format_boards(solution.boards())
+    if !solution.is_solvable() {
+        return format_boards(None);
+    }
+    let moves = u32::try_from(solution.moves()).unwrap_or(0);
+    let mut out = moves_header(moves, solution.is_optimal(), solution.lower_bound());
+    out.push('\n');
+    for board in solution.replay() {
+        // Writing to a String cannot fail.
+        let _ = writeln!(out, "{board}");
+    }
+    out
+}
+
+/// The first line of an answer: the spec's `Minimum number of moves = K` when `optimal`, else
+/// `Number of moves = K (not proven minimal; the minimum is at least L)`.
+pub fn moves_header(moves: u32, optimal: bool, lower_bound: u32) -> String {
+    if optimal {
+        format!("Minimum number of moves = {moves}")
+    } else {
+        format!("Number of moves = {moves} (not proven minimal; the minimum is at least {lower_bound})")
+    }
 }
 
 /// The spec's stdout for the boards of a shortest solution, initial to goal (so K is one less

@@ -1,6 +1,12 @@
 //! `npuzzle-client`: reads a puzzle in the spec's format on stdin, solves it over gRPC, and
 //! prints what the spec's `main()` prints (or, with `--json`, the Solution as JSON).
 //!
+//! With `--optimality bounded|fast` an answer not proven minimal is headed `Number of moves = K
+//! (not proven minimal; the minimum is at least L)` instead. `--moves` prints the blank's moves
+//! (one letter each, U D L R) on one line instead of the boards; so does an answer whose boards
+//! the server left out (more than 4,194,304 tiles in all, see `Solution.boards`), with a note on
+//! stderr. Answers of up to 256 MiB are accepted, so a 128×128 answer arrives whole.
+//!
 //! With neither `--addr` nor `NPUZZLE_ADDR` it starts the library's own server in-process on
 //! 127.0.0.1:0 and talks real gRPC to it, so `npuzzle-client < puzzle.txt` works alone.
 //!
@@ -17,7 +23,8 @@ use anyhow::Context;
 use clap::{Parser, ValueEnum};
 use indicatif::{HumanCount, ProgressBar, ProgressStyle};
 use npuzzle::client::{self, Client, SolveOptions, solution_json, solution_text};
-use npuzzle::solver::{DatabaseSlot, Partition, PatternDatabases, cache_dir, wants_pattern_databases};
+use npuzzle::solver::{DatabaseSlot, Optimality, Partition, PatternDatabases, cache_dir, wants_pattern_databases};
+use npuzzle::text::moves_header;
 use npuzzle::{Algorithm, Board, Heuristic, proto, server};
 use tonic::transport::Endpoint;
 
@@ -47,6 +54,16 @@ struct Args {
     /// The heuristic; auto lets the server pick the strongest for the algorithm.
     #[arg(long, value_enum, default_value_t = HeuristicArg::Auto)]
     heuristic: HeuristicArg,
+    /// How short the answer must be: minimum (proven), bounded (at most --weight times the
+    /// minimum) or fast (any valid solution, every size).
+    #[arg(long, value_enum, default_value_t = OptimalityArg::Minimum)]
+    optimality: OptimalityArg,
+    /// For --optimality bounded: the answer is at most this many times the minimum (above 1).
+    #[arg(long, value_name = "W")]
+    weight: Option<f64>,
+    /// Print the blank's moves (U D L R) on one line instead of the boards.
+    #[arg(long, conflicts_with = "json")]
+    moves: bool,
     /// Give up after expanding this many nodes (the server's cap still applies).
     #[arg(long, value_name = "N")]
     max_expanded_nodes: Option<u64>,
@@ -75,6 +92,24 @@ enum AlgorithmArg {
     Auto,
     Astar,
     Idastar,
+}
+
+/// `--optimality`, as the command line spells it.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum OptimalityArg {
+    Minimum,
+    Bounded,
+    Fast,
+}
+
+impl From<OptimalityArg> for Optimality {
+    fn from(arg: OptimalityArg) -> Optimality {
+        match arg {
+            OptimalityArg::Minimum => Optimality::Minimum,
+            OptimalityArg::Bounded => Optimality::Bounded,
+            OptimalityArg::Fast => Optimality::Fast,
+        }
+    }
 }
 
 /// `--heuristic`, as the command line spells it.
@@ -151,9 +186,33 @@ fn run(args: &Args) -> Result<(), Failure> {
     // An in-process server may still be winding a search down; the process is done, so don't wait.
     runtime.shutdown_background();
     let solution = solution.map_err(|error| Failure::Service(error.into()))?;
-    let output = if args.json { solution_json(&solution) } else { solution_text(&solution) };
+    let output = if args.json { solution_json(&solution).map_err(Into::into) } else { answer_text(&solution, args) };
     let output = output.context("the server's answer cannot be shown").map_err(Failure::Service)?;
     write_stdout(&output).map_err(Failure::Service)
+}
+
+/// The spec's text for an optimal answer with its boards; otherwise the header that says what
+/// is proven, then the boards or (with `--moves`, or when the server left the boards out) the
+/// blank's moves.
+fn answer_text(solution: &proto::Solution, args: &Args) -> anyhow::Result<String> {
+    let moves = u32::try_from(solution.moves).unwrap_or(0);
+    let header = moves_header(moves, solution.optimal, solution.lower_bound);
+    if !solution.solvable || (!args.moves && !solution.boards.is_empty()) {
+        let text = solution_text(solution)?;
+        return Ok(match text.split_once('\n') {
+            Some((_, boards)) if solution.solvable && !solution.optimal => format!("{header}\n{boards}"),
+            _ => text,
+        });
+    }
+    if !args.moves {
+        let _ = writeln!(
+            io::stderr(),
+            "note: the {} moves are too many to print as boards (the server lists at most 4,194,304 tiles); \
+             printing the blank's moves instead",
+            solution.moves
+        );
+    }
+    Ok(format!("{header}\n{}\n", solution.blank_moves))
 }
 
 fn read_stdin() -> anyhow::Result<String> {
@@ -216,6 +275,8 @@ async fn solve(args: &Args, board: &Board, databases: DatabaseSlot) -> Result<pr
         algorithm: args.algorithm.into(),
         heuristic: args.heuristic.into(),
         max_expanded_nodes: args.max_expanded_nodes,
+        optimality: args.optimality.into(),
+        weight: args.weight,
     };
     if args.stream {
         let display = ProgressDisplay::new();

@@ -23,6 +23,7 @@ pub use output::{ResponseError, code_name, solution_json, solution_text};
 
 use crate::proto::solver_service_client::SolverServiceClient;
 use crate::proto::{self, solve_request, solve_stream_request, solve_stream_response};
+use crate::solver::Optimality;
 use crate::{Algorithm, Board, Heuristic, server};
 
 /// How long to wait for a TCP connection before calling the server unreachable.
@@ -39,6 +40,10 @@ pub struct SolveOptions {
     pub heuristic: Heuristic,
     /// Give up after expanding this many nodes; `None` leaves it to the server's own limits.
     pub max_expanded_nodes: Option<u64>,
+    /// How short the answer must be: the minimum (the default), within `weight` of it, or any.
+    pub optimality: Optimality,
+    /// For [`Optimality::Bounded`] only: the answer is at most this many times the minimum.
+    pub weight: Option<f64>,
 }
 
 impl From<SolveOptions> for proto::SolveOptions {
@@ -47,6 +52,8 @@ impl From<SolveOptions> for proto::SolveOptions {
             algorithm: proto::Algorithm::from(options.algorithm).into(),
             heuristic: proto::Heuristic::from(options.heuristic).into(),
             max_expanded_nodes: options.max_expanded_nodes.unwrap_or(0),
+            optimality: proto::Optimality::from(options.optimality).into(),
+            weight: options.weight.unwrap_or(0.0),
         }
     }
 }

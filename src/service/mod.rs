@@ -27,7 +27,7 @@ use tokio_util::sync::CancellationToken;
 use tonic::{Request, Response, Status};
 
 use crate::board::Board;
-use crate::convert::board_from_proto;
+use crate::convert::{board_from_proto, weight_from_proto};
 use crate::metrics::{self, InProgress};
 use crate::proto::{self, solve_request, solve_stream_request, solve_stream_response::Event};
 use crate::solver::{
@@ -187,6 +187,8 @@ impl SolverService {
             proto::Algorithm::try_from(requested.algorithm).map_err(|_| unknown("algorithm", requested.algorithm))?;
         let heuristic =
             proto::Heuristic::try_from(requested.heuristic).map_err(|_| unknown("heuristic", requested.heuristic))?;
+        let optimality = proto::Optimality::try_from(requested.optimality)
+            .map_err(|_| unknown("optimality", requested.optimality))?;
         Ok(Options {
             algorithm: algorithm.into(),
             heuristic: heuristic.into(),
@@ -195,6 +197,8 @@ impl SolverService {
             max_search_time: Some(self.limits.max_search_time),
             deadline,
             pattern_databases: self.pattern_databases.get(),
+            optimality: optimality.into(),
+            weight: weight_from_proto(requested.weight),
         })
     }
 
@@ -399,7 +403,7 @@ impl From<SearchError> for Status {
             | SearchError::TimeLimitExceeded { .. } => Status::resource_exhausted(message),
             SearchError::DeadlineExceeded { .. } => Status::deadline_exceeded(message),
             SearchError::Cancelled { .. } => Status::cancelled(message),
-            SearchError::Unsupported { .. } => Status::invalid_argument(message),
+            SearchError::Unsupported { .. } | SearchError::InvalidOptions(_) => Status::invalid_argument(message),
             SearchError::PatternDatabasesNotLoaded => Status::unavailable(message),
             SearchError::Internal(_) => Status::internal(message),
         }
@@ -466,6 +470,7 @@ mod tests {
                 Code::InvalidArgument,
             ),
             (SearchError::PatternDatabasesNotLoaded, Code::Unavailable),
+            (SearchError::InvalidOptions("a weight without BOUNDED".into()), Code::InvalidArgument),
             (SearchError::Internal("bad path".into()), Code::Internal),
         ];
         for (error, code) in cases {

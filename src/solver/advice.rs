@@ -8,7 +8,7 @@ use super::{Algorithm, Heuristic, Plan};
 /// an error message: "try …", or, when `plan` is already the strongest, what is left to raise.
 ///
 /// IDA* with linear conflict runs on any size and needs no memory; pattern databases exist for
-/// 4×4 boards only.
+/// 4×4 boards only; BOUNDED and FAST answers exist for every size.
 pub fn stronger_methods(dimension: usize, plan: Plan) -> String {
     let mut methods = Vec::new();
     if dimension == PDB_DIMENSION && plan.heuristic != Heuristic::PatternDatabase {
@@ -18,10 +18,14 @@ pub fn stronger_methods(dimension: usize, plan: Plan) -> String {
     if plan.algorithm == Algorithm::AStar || weaker_than_linear_conflict {
         methods.push("IDA* with linear conflict (algorithm idastar, heuristic linear-conflict), which needs no memory");
     }
-    match methods.as_slice() {
-        [] => format!("{plan} is the strongest method for {dimension}x{dimension} boards: allow it more time"),
+    let exact = match methods.as_slice() {
+        [] => format!("{plan} is the strongest optimal method for {dimension}x{dimension} boards: allow it more time"),
         _ => format!("try {}", methods.join(", or ")),
-    }
+    };
+    format!(
+        "{exact}; or, when an answer with a proven bound will do, ask for optimality OPTIMALITY_BOUNDED with \
+         a weight such as 1.5, or OPTIMALITY_FAST, which answers boards of every size at once"
+    )
 }
 
 #[cfg(test)]
@@ -48,7 +52,12 @@ mod tests {
     fn the_strongest_method_suggests_only_what_is_left() {
         let linear_conflict = plan(Algorithm::IdaStar, Heuristic::LinearConflict);
         let twenty = stronger_methods(20, linear_conflict);
-        assert!(twenty.contains("strongest method for 20x20") && !twenty.contains("try"), "{twenty}");
+        assert!(
+            twenty.contains("strongest optimal method for 20x20")
+                && twenty.contains("OPTIMALITY_FAST")
+                && !twenty.contains("try"),
+            "{twenty}"
+        );
         let four = stronger_methods(4, linear_conflict);
         assert!(four.starts_with("try IDA* with pattern databases") && !four.contains("linear-conflict"), "{four}");
         let databases = stronger_methods(4, plan(Algorithm::IdaStar, Heuristic::PatternDatabase));

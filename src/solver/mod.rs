@@ -2,13 +2,17 @@
 //! board, runs it under memory, time and node budgets and a stop flag, reports progress through a
 //! callback, and checks the path it returns move by move before calling it a [`Solution`].
 //!
-//! Every algorithm behind it is optimal: it returns a shortest path or an error, never a longer
-//! path. Each one is a file of its own and returns only the tile directions of its path; turning
-//! them into boards and steps, and checking them, happens once, here.
+//! By default ([`Optimality::Minimum`]) every method behind it is optimal: it returns a shortest
+//! path or an error, never a longer path. [`Optimality::Bounded`] (weighted IDA*) returns at
+//! most a weight times the minimum, [`Optimality::Fast`] (the constructive solver) any valid
+//! path for every size; each answer says what it proved ([`Solution::is_optimal`],
+//! [`Solution::lower_bound`]). Each method is a file of its own and returns only the tile
+//! directions of its path; checking them, and turning them into boards and steps where they are
+//! small enough, happens once, here.
 //!
 //! - `budget`: the [`Meter`] every search shares: limits, the stop flag, progress pacing.
 //! - `advice`: what an error suggests when a budget runs out, by board size.
-//! - [`search`]: the spec's A* and IDA*, one file each.
+//! - [`search`]: the spec's A*, IDA* (plain and weighted), the 3×3 table, the constructive solver.
 //! - [`heuristic`]: the [`heuristic::Estimator`] trait and the per-tile and linear-conflict bounds.
 //! - [`pdb`]: pattern databases: partition, lookup, build, file and cache.
 
@@ -26,11 +30,12 @@ use std::time::{Duration, Instant};
 use bytesize::ByteSize;
 use thiserror::Error;
 
-use crate::board::{Board, Direction, Step};
+use crate::board::{Board, Direction, Step, tile_to_slide};
 
 pub use advice::stronger_methods;
 pub use budget::{CHECK_INTERVAL, Meter};
 pub use pdb::{DatabaseSlot, Partition, PatternDatabases, PdbError, cache_dir, default_cache_dir};
+pub use search::Weight;
 
 /// Which search to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -149,6 +154,10 @@ pub struct Options {
     /// solves a 4×4 board with IDA* and the databases; without them, with IDA* and linear
     /// conflict, and an explicit [`Heuristic::PatternDatabase`] is refused as unsupported.
     pub pattern_databases: Option<Arc<PatternDatabases>>,
+    /// How short the answer must be: the minimum (the default), within a weight of it, or any.
+    pub optimality: Optimality,
+    /// For [`Optimality::Bounded`] only, and then required: above 1 and at most [`MAX_WEIGHT`].
+    pub weight: Option<f64>,
 }
 
 /// The default of [`Options::max_memory_bytes`]: 2 GiB, tens of millions of 4×4 A* nodes, so
@@ -158,6 +167,40 @@ pub const DEFAULT_MAX_MEMORY_BYTES: u64 = 2 << 30;
 /// The default of [`Options::max_search_time`]: 10 minutes, longer than any 4×4 board takes
 /// with IDA* and pattern databases.
 pub const DEFAULT_MAX_SEARCH_TIME: Duration = Duration::from_secs(600);
+
+/// How short an answer must be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Optimality {
+    /// The fewest moves, proven. Random boards above 4×4 run out of budget.
+    #[default]
+    Minimum,
+    /// At most [`Options::weight`] times the minimum, proven, by weighted IDA*.
+    Bounded,
+    /// Any valid path, for every size, in milliseconds: see [`search::constructive`].
+    Fast,
+}
+
+impl fmt::Display for Optimality {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Optimality::Minimum => "minimum",
+            Optimality::Bounded => "bounded",
+            Optimality::Fast => "fast",
+        })
+    }
+}
+
+impl std::str::FromStr for Optimality {
+    type Err = UnknownName;
+
+    fn from_str(name: &str) -> Result<Optimality, UnknownName> {
+        parse_name("optimality", name, &[Optimality::Minimum, Optimality::Bounded, Optimality::Fast])
+    }
+}
+
+/// The largest weight [`Optimality::Bounded`] takes: past it the bound says nothing a FAST
+/// answer does not, and the search's fixed-point f values stay far from overflow.
+pub const MAX_WEIGHT: f64 = 1000.0;
 
 impl Default for Options {
     fn default() -> Options {
@@ -169,6 +212,8 @@ impl Default for Options {
             max_search_time: Some(DEFAULT_MAX_SEARCH_TIME),
             deadline: None,
             pattern_databases: None,
+            optimality: Optimality::Minimum,
+            weight: None,
         }
     }
 }
@@ -248,15 +293,27 @@ pub struct SearchStats {
     pub elapsed: Duration,
 }
 
-/// The answer for one board: a shortest path to the goal, or the finding that there is none.
+/// Solutions with more tiles than this in all (moves + 1 boards of N*N tiles) keep no list of
+/// boards and steps: [`Solution::boards`] and [`Solution::steps`] are `None` and
+/// [`Solution::replay`] gives the boards one at a time. 4 Mi tiles are 8 MB of boards; a
+/// 128×128 answer of 3 M moves would be 100 GB.
+pub const MAX_LISTED_TILES: usize = 1 << 22;
+
+/// The answer for one board: a path to the goal (the shortest unless [`Options::optimality`]
+/// asked otherwise), or the finding that there is none. The path is checked move by move when
+/// the solution is made; it is kept as the tiles' directions, and as boards and steps only up
+/// to [`MAX_LISTED_TILES`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solution {
     initial: Board,
-    /// Initial board .. goal; empty when unsolvable.
-    boards: Vec<Board>,
-    /// One per move.
-    steps: Vec<Step>,
+    /// The tile direction of each move; empty when unsolvable.
+    path: Vec<Direction>,
+    /// Initial board .. goal, when small enough to list.
+    boards: Option<Vec<Board>>,
+    /// One per move, when the boards are listed.
+    steps: Option<Vec<Step>>,
     solvable: bool,
+    lower_bound: u32,
     stats: SearchStats,
 }
 
@@ -271,20 +328,55 @@ impl Solution {
         self.solvable
     }
 
-    /// The minimum number of moves, or -1 when unsolvable (the spec's `moves()`).
+    /// The number of moves of this solution (the minimum when [`Solution::is_optimal`]), or -1
+    /// when unsolvable (the spec's `moves()`).
     pub fn moves(&self) -> i32 {
-        if self.solvable { self.steps.len() as i32 } else { -1 }
+        if self.solvable { i32::try_from(self.path.len()).unwrap_or(i32::MAX) } else { -1 }
     }
 
-    /// The boards of a shortest solution, initial to goal; `None` when unsolvable (the spec's
-    /// `solution()`).
+    /// Whether [`Solution::moves`] is proven minimal.
+    pub fn is_optimal(&self) -> bool {
+        self.solvable && self.lower_bound as usize == self.path.len()
+    }
+
+    /// Proven: no solution is shorter than this (0 when unsolvable).
+    pub fn lower_bound(&self) -> u32 {
+        self.lower_bound
+    }
+
+    /// The boards of the solution, initial to goal (the spec's `solution()`); `None` when
+    /// unsolvable, or when there are more than [`MAX_LISTED_TILES`] tiles in all (then
+    /// [`Solution::replay`] gives them one at a time).
     pub fn boards(&self) -> Option<&[Board]> {
-        self.solvable.then_some(self.boards.as_slice())
+        self.boards.as_deref()
     }
 
-    /// The moves of the solution, one per step: which tile slid, and where.
-    pub fn steps(&self) -> &[Step] {
-        &self.steps
+    /// The moves of the solution, one per step: which tile slid, and where; `None` exactly
+    /// when [`Solution::boards`] is.
+    pub fn steps(&self) -> Option<&[Step]> {
+        self.steps.as_deref()
+    }
+
+    /// The tile direction of each move, for every size.
+    pub fn directions(&self) -> &[Direction] {
+        &self.path
+    }
+
+    /// The blank's path, one letter a move: `U` (toward row 0), `D`, `L`, `R`.
+    pub fn blank_moves(&self) -> String {
+        self.path.iter().map(|&direction| direction.opposite().letter()).collect()
+    }
+
+    /// The boards of the solution, initial to goal, made one at a time: for any size, in
+    /// memory for one board.
+    pub fn replay(&self) -> impl Iterator<Item = Board> + '_ {
+        let mut board = self.solvable.then(|| self.initial.clone());
+        let mut moves = self.path.iter();
+        std::iter::from_fn(move || {
+            let current = board.take()?;
+            board = moves.next().and_then(|&direction| current.slide(direction)).map(|(next, _)| next);
+            Some(current)
+        })
     }
 
     /// What the search cost.
@@ -295,30 +387,57 @@ impl Solution {
     fn unsolvable(initial: &Board) -> Solution {
         Solution {
             initial: initial.clone(),
-            boards: Vec::new(),
-            steps: Vec::new(),
+            path: Vec::new(),
+            boards: None,
+            steps: None,
             solvable: false,
+            lower_bound: 0,
             stats: SearchStats::default(),
         }
     }
 
-    /// Replays `path` from `initial`, failing if a move is illegal or the end is not the goal.
-    fn from_path(initial: &Board, path: &[Direction], stats: SearchStats) -> Result<Solution, SearchError> {
-        let mut boards = Vec::with_capacity(path.len() + 1);
-        let mut steps = Vec::with_capacity(path.len());
-        boards.push(initial.clone());
+    /// Replays `path` from `initial` in place, failing if a move is illegal or the end is not
+    /// the goal; lists the boards and steps when they are small enough. `lower_bound` is what
+    /// the search proved (raised to the root's Manhattan distance if lower, never above the
+    /// path's length).
+    fn from_path(
+        initial: &Board,
+        path: Vec<Direction>,
+        lower_bound: u32,
+        stats: SearchStats,
+    ) -> Result<Solution, SearchError> {
+        let n = initial.dimension();
+        let mut tiles = initial.tiles().to_vec();
+        let mut blank = initial.blank_index();
         for (index, &direction) in path.iter().enumerate() {
-            let last = boards.last().unwrap_or(initial);
-            let (next, step) = last
-                .slide(direction)
+            let from = tile_to_slide(n, blank, direction)
                 .ok_or_else(|| SearchError::Internal(format!("move {index} ({direction}) of the path is illegal")))?;
-            boards.push(next);
-            steps.push(step);
+            tiles.swap(from, blank);
+            blank = from;
         }
-        if !boards.last().is_some_and(Board::is_goal) {
+        let goal = tiles.len() - 1;
+        if tiles[goal] != 0 || tiles[..goal].iter().enumerate().any(|(cell, &tile)| usize::from(tile) != cell + 1) {
             return Err(SearchError::Internal("the path does not end at the goal".into()));
         }
-        Ok(Solution { initial: initial.clone(), boards, steps, solvable: true, stats })
+        let lower_bound = lower_bound.max(initial.manhattan()).min(path.len() as u32);
+        let mut solution =
+            Solution { initial: initial.clone(), path, boards: None, steps: None, solvable: true, lower_bound, stats };
+        if (solution.path.len() + 1).saturating_mul(n * n) <= MAX_LISTED_TILES {
+            let mut boards = Vec::with_capacity(solution.path.len() + 1);
+            let mut steps = Vec::with_capacity(solution.path.len());
+            let mut board = initial.clone();
+            for &direction in &solution.path {
+                let (next, step) = board
+                    .slide(direction)
+                    .ok_or_else(|| SearchError::Internal("the replayed path left the board".into()))?;
+                boards.push(std::mem::replace(&mut board, next));
+                steps.push(step);
+            }
+            boards.push(board);
+            solution.boards = Some(boards);
+            solution.steps = Some(steps);
+        }
+        Ok(solution)
     }
 }
 
@@ -408,6 +527,10 @@ pub enum SearchError {
     /// building them (a retry later succeeds), or a library caller gave none.
     #[error("the pattern databases are not loaded (yet): retry later, or ask for linear conflict, which needs none")]
     PatternDatabasesNotLoaded,
+    /// The options contradict each other: a weight without BOUNDED, BOUNDED without a weight
+    /// above 1, or a method the optimality cannot use.
+    #[error("invalid options: {0}")]
+    InvalidOptions(String),
     /// A bug: the search produced a path that does not check out.
     #[error("internal error: {0}")]
     Internal(String),
@@ -416,9 +539,10 @@ pub enum SearchError {
 /// The algorithm and heuristic [`solve`] runs for a board, with `Auto` resolved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Plan {
-    /// Never `Auto`.
+    /// `Auto` only where no single search runs: the 3×3 distance table and FAST's
+    /// constructive solver.
     pub algorithm: Algorithm,
-    /// Never `Auto`.
+    /// `Auto` exactly when the algorithm is.
     pub heuristic: Heuristic,
 }
 
@@ -436,15 +560,23 @@ impl fmt::Display for Plan {
 /// Resolves `Auto` for a board of dimension `dimension`, and refuses combinations that cannot
 /// run, before any search starts.
 ///
-/// `Auto` picks by measurement: A* with Manhattan for 2×2 and 3×3 (the spec's method, a few
-/// milliseconds at most there); IDA* with the pattern databases for 4×4 when
-/// `options.pattern_databases` holds them, else IDA* with linear conflict (a hard 4×4 then takes
-/// seconds to minutes instead of milliseconds); IDA* with linear conflict for 5×5 and larger.
-/// Asking for linear conflict or pattern databases with `Auto` as the algorithm gets IDA*,
-/// the only search that has them.
+/// For [`Optimality::Minimum`], `Auto` picks by measurement: the complete distance table for
+/// 3×3 ([`search::eight`], microseconds); A* with Manhattan for 2×2; IDA* with the pattern
+/// databases for 4×4 when `options.pattern_databases` holds them, else IDA* with linear
+/// conflict (a hard 4×4 then takes seconds to minutes instead of milliseconds); IDA* with
+/// linear conflict for 5×5 and larger. Asking for linear conflict or pattern databases with
+/// `Auto` as the algorithm gets IDA*, the only search that has them. [`Optimality::Bounded`]
+/// runs weighted IDA* with the heuristic IDA* would take; [`Optimality::Fast`] picks its own
+/// methods (both `Auto`).
 pub fn plan(dimension: usize, options: &Options) -> Result<Plan, SearchError> {
+    check_optimality(options)?;
+    let auto = options.algorithm == Algorithm::Auto && options.heuristic == Heuristic::Auto;
+    if options.optimality == Optimality::Fast || (auto && dimension == 3 && options.optimality == Optimality::Minimum) {
+        return Ok(Plan { algorithm: Algorithm::Auto, heuristic: Heuristic::Auto });
+    }
     let has_databases = dimension == pdb::partition::DIMENSION && options.pattern_databases.is_some();
     let algorithm = match (options.algorithm, options.heuristic) {
+        (Algorithm::Auto, _) if options.optimality == Optimality::Bounded => Algorithm::IdaStar,
         (Algorithm::Auto, Heuristic::LinearConflict | Heuristic::PatternDatabase) => Algorithm::IdaStar,
         (Algorithm::Auto, _) if dimension <= 3 => Algorithm::AStar,
         (Algorithm::Auto, _) => Algorithm::IdaStar,
@@ -459,6 +591,9 @@ pub fn plan(dimension: usize, options: &Options) -> Result<Plan, SearchError> {
     let unsupported =
         |reason: &str| Err(SearchError::Unsupported { algorithm, heuristic, dimension, reason: reason.into() });
     match (algorithm, heuristic) {
+        (Algorithm::AStar, _) if options.optimality == Optimality::Bounded => Err(SearchError::InvalidOptions(
+            "optimality BOUNDED runs weighted IDA*: leave the algorithm unset or ask for IDA*".into(),
+        )),
         (Algorithm::AStar, Heuristic::Hamming | Heuristic::Manhattan) => Ok(Plan { algorithm, heuristic }),
         (Algorithm::AStar, _) => unsupported("A* runs with the Hamming or Manhattan heuristic"),
         (Algorithm::IdaStar, Heuristic::PatternDatabase) if dimension != pdb::partition::DIMENSION => {
@@ -471,6 +606,27 @@ pub fn plan(dimension: usize, options: &Options) -> Result<Plan, SearchError> {
     }
 }
 
+/// Refuses a weight outside BOUNDED, BOUNDED without a usable weight, and FAST with a method.
+fn check_optimality(options: &Options) -> Result<(), SearchError> {
+    let invalid = |message: String| Err(SearchError::InvalidOptions(message));
+    match (options.optimality, options.weight) {
+        (Optimality::Bounded, None) => {
+            invalid("optimality BOUNDED needs a weight above 1, such as 1.1, 1.5 or 2".into())
+        }
+        (Optimality::Bounded, Some(weight)) if !(weight > 1.0 && weight <= MAX_WEIGHT) => invalid(format!(
+            "weight {weight} is out of range: BOUNDED needs a weight above 1 and at most {MAX_WEIGHT}, such as 1.5"
+        )),
+        (Optimality::Minimum | Optimality::Fast, Some(weight)) => invalid(format!(
+            "weight {weight} is only for optimality BOUNDED; leave it unset for {}",
+            options.optimality.to_string().to_uppercase()
+        )),
+        (Optimality::Fast, None) if options.algorithm != Algorithm::Auto || options.heuristic != Heuristic::Auto => {
+            invalid("optimality FAST picks its own methods: leave the algorithm and heuristic unset".into())
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Whether a search for a board of dimension `dimension` with this algorithm and heuristic
 /// would read pattern databases, so a program loads them (577 MB for 7-8) only when they serve.
 pub fn wants_pattern_databases(dimension: usize, algorithm: Algorithm, heuristic: Heuristic) -> bool {
@@ -479,7 +635,8 @@ pub fn wants_pattern_databases(dimension: usize, algorithm: Algorithm, heuristic
         && matches!(heuristic, Heuristic::Auto | Heuristic::PatternDatabase)
 }
 
-/// Solves `board` optimally, or finds it unsolvable (moves = -1, no boards, no search).
+/// Solves `board` as `options.optimality` asks (optimally by default), or finds it
+/// unsolvable (moves = -1, no boards, no search).
 ///
 /// `progress` is called every few thousand nodes with a [`ProgressReport`]; the search stops
 /// with an error when `stop` is raised, the caller's deadline or the time limit in `options`
@@ -495,10 +652,18 @@ pub fn solve(
         return Ok(Solution::unsolvable(board));
     }
     let mut meter = Meter::new(options, plan, board.dimension(), progress, stop);
-    let path = match plan.algorithm {
-        Algorithm::AStar => search::astar::search(board, plan.heuristic, &mut meter)?,
-        _ => search::idastar::search(board, plan.heuristic, options.pattern_databases.as_deref(), &mut meter)?,
+    let found = match (options.optimality, plan.algorithm) {
+        (Optimality::Fast, _) => search::constructive::solve(board, options.pattern_databases.as_deref(), &mut meter)?,
+        (_, Algorithm::Auto) => search::eight::solve(board)?,
+        (_, Algorithm::AStar) => search::Found::optimal(search::astar::search(board, plan.heuristic, &mut meter)?),
+        (_, _) => {
+            let weight = match options.optimality {
+                Optimality::Bounded => Weight::new(options.weight.unwrap_or(1.0)),
+                _ => Weight::ONE,
+            };
+            search::idastar::search(board, plan.heuristic, options.pattern_databases.as_deref(), weight, &mut meter)?
+        }
     };
     let stats = meter.stats();
-    Solution::from_path(board, &path, stats)
+    Solution::from_path(board, found.path, found.lower_bound, stats)
 }

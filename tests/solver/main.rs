@@ -5,6 +5,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod anysize;
 mod korf;
 mod optimality;
 mod pattern_databases;

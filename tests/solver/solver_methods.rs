@@ -24,7 +24,9 @@ fn auto_picks_by_board_size_and_loaded_databases() {
     };
     let without = Options::default();
     let with = Options { pattern_databases: Some(small_databases()), ..Options::default() };
-    assert_eq!(chosen(3, &without), (Algorithm::AStar, Heuristic::Manhattan));
+    // 3×3 answers from its distance table, no search; 2×2 from A*.
+    assert_eq!(chosen(3, &without), (Algorithm::Auto, Heuristic::Auto));
+    assert_eq!(chosen(2, &without), (Algorithm::AStar, Heuristic::Manhattan));
     assert_eq!(chosen(4, &without), (Algorithm::IdaStar, Heuristic::LinearConflict));
     assert_eq!(chosen(4, &with), (Algorithm::IdaStar, Heuristic::PatternDatabase));
     assert_eq!(chosen(5, &with), (Algorithm::IdaStar, Heuristic::LinearConflict));

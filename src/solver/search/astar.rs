@@ -238,7 +238,7 @@ fn run<A: Arena>(board: &Board, heuristic: Heuristic, meter: &mut Meter<'_>) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::{NoProgress, Options, Stop, solve};
+    use crate::solver::{Algorithm, NoProgress, Options, Stop, solve};
 
     fn moves(n: usize, tiles: &[u16], heuristic: Heuristic) -> i32 {
         let board = Board::new(n, tiles).expect("valid board");
@@ -272,7 +272,7 @@ mod tests {
     #[test]
     fn the_node_budget_stops_the_search() {
         let board = Board::new(3, &[8, 6, 7, 2, 5, 4, 3, 0, 1]).expect("valid board");
-        let options = Options { max_expanded_nodes: 100, ..Options::default() };
+        let options = Options { algorithm: Algorithm::AStar, max_expanded_nodes: 100, ..Options::default() };
         let err = solve(&board, &options, &mut NoProgress, &Stop::new()).unwrap_err();
         assert!(
             matches!(err, SearchError::NodeBudgetExhausted { limit: 100, expanded: 100, dimension: 3, .. }),
@@ -344,7 +344,8 @@ mod tests {
         let board = Board::new(3, &[8, 6, 7, 2, 5, 4, 3, 0, 1]).expect("valid board");
         let stop = Stop::new();
         stop.stop();
-        let err = solve(&board, &Options::default(), &mut NoProgress, &stop).unwrap_err();
+        let options = Options { algorithm: Algorithm::AStar, ..Options::default() };
+        let err = solve(&board, &options, &mut NoProgress, &stop).unwrap_err();
         assert!(matches!(err, SearchError::Cancelled { .. }));
     }
 }

@@ -2,6 +2,10 @@
 //! exceeded the last one, so memory is linear in the depth and the first path found is a
 //! shortest one when the heuristic is admissible.
 //!
+//! Weighted, f = g + w·h: every node of a shortest path (length C) then has f <= w·C, so the
+//! first path found is at most w·C long, and a bound that failed proves C > bound / w. f is
+//! kept in thousandths of a move (see [`Weight`]); with w = 1 the search is plain IDA*.
+//!
 //! The inner loop follows Burns et al., "Implementing fast heuristic search code" (2012): one
 //! board of tiles changed and restored in place, the blank's neighbours from a table, the
 //! heuristic a generic [`Estimator`] updated from the moved tile alone, the move that undoes the
@@ -16,24 +20,26 @@ use crate::solver::heuristic::linear_conflict::LinearConflict;
 use crate::solver::heuristic::manhattan::{Hamming, Manhattan};
 use crate::solver::pdb::PatternDatabases;
 use crate::solver::pdb::partition::DIMENSION as PDB_DIMENSION;
+use crate::solver::search::{Found, Weight};
 use crate::solver::{Algorithm, Heuristic, Meter, SearchError};
 
-/// Runs IDA* from `board` (which must be solvable) with `heuristic` (never `Auto`) and returns
-/// the tile directions of a shortest path to the goal. The pattern-database heuristic needs
-/// `databases` and a 4×4 board.
+/// Runs IDA* from `board` (which must be solvable) with `heuristic` (never `Auto`) and
+/// `weight`, and returns a path to the goal at most `weight` times the shortest, with the lower
+/// bound the search proved. The pattern-database heuristic needs `databases` and a 4×4 board.
 pub fn search(
     board: &Board,
     heuristic: Heuristic,
     databases: Option<&PatternDatabases>,
+    weight: Weight,
     meter: &mut Meter<'_>,
-) -> Result<Vec<Direction>, SearchError> {
+) -> Result<Found, SearchError> {
     let n = board.dimension();
     match heuristic {
-        Heuristic::Hamming => run(board, &Hamming, meter),
-        Heuristic::Manhattan => run(board, &Manhattan::new(n), meter),
-        Heuristic::LinearConflict | Heuristic::Auto => run(board, &LinearConflict::new(n), meter),
+        Heuristic::Hamming => run(board, &Hamming, weight, meter),
+        Heuristic::Manhattan => run(board, &Manhattan::new(n), weight, meter),
+        Heuristic::LinearConflict | Heuristic::Auto => run(board, &LinearConflict::new(n), weight, meter),
         Heuristic::PatternDatabase => match databases {
-            Some(databases) if n == PDB_DIMENSION => run(board, &databases.heuristic(), meter),
+            Some(databases) if n == PDB_DIMENSION => run(board, &databases.heuristic(), weight, meter),
             _ => Err(SearchError::Unsupported {
                 algorithm: Algorithm::IdaStar,
                 heuristic,
@@ -97,20 +103,28 @@ fn index_of(direction: Direction) -> u8 {
     Direction::ALL.iter().position(|&d| d == direction).unwrap_or(0) as u8
 }
 
-fn run<E: Estimator>(board: &Board, estimator: &E, meter: &mut Meter<'_>) -> Result<Vec<Direction>, SearchError> {
+/// IDA* with f = g + weight·h, run by [`search`] with each estimator.
+pub fn run<E: Estimator>(
+    board: &Board,
+    estimator: &E,
+    weight: Weight,
+    meter: &mut Meter<'_>,
+) -> Result<Found, SearchError> {
     let mut puzzle = Puzzle::new(board);
     let root = estimator.start(&puzzle.tiles);
     let opposite = Direction::ALL.map(|d| index_of(d.opposite()));
-    let mut bound = estimator.value(&root);
+    let mut bound = weight.f(0, estimator.value(&root));
+    let mut proven = estimator.value(&root);
     let mut stack: Vec<Frame<E::Memo>> = Vec::new();
     loop {
         stack.clear();
         stack.push(Frame { memo: root, next: 0, last: 4 });
         if puzzle.is_goal() {
-            return Ok(Vec::new());
+            return Ok(Found::optimal(Vec::new()));
         }
-        meter.expand(bound, || 0)?;
-        let mut next_bound = u32::MAX;
+        let moves_bound = proven;
+        meter.expand(moves_bound, || 0)?;
+        let mut next_bound = u64::MAX;
         loop {
             let depth = stack.len();
             let Some(frame) = stack.last_mut() else { break };
@@ -137,26 +151,32 @@ fn run<E: Estimator>(board: &Board, estimator: &E, meter: &mut Meter<'_>) -> Res
             let from = from as usize;
             let tile = puzzle.tiles[from];
             meter.generated += 1;
-            // A node on the stack has f <= bound and is not the goal, so h >= 1 and g < bound.
-            let limit = bound.saturating_sub(g + 1);
+            // A node on the stack has f <= bound and is not the goal, so h >= 1 and a child's
+            // g is within the bound: only its h needs a limit.
+            let limit = weight.h_within(g + 1, bound);
             let memo = match estimator.slide_within(&frame.memo, &puzzle.tiles, tile, from, puzzle.blank, limit) {
                 Ok(memo) => memo,
                 Err(over) => {
-                    next_bound = next_bound.min(g + 1 + over);
+                    next_bound = next_bound.min(weight.f(g + 1, over));
                     continue;
                 }
             };
+
             let h = estimator.value(&memo);
             puzzle.slide(from);
             stack.push(Frame { memo, next: 0, last: direction });
             if h == 0 && puzzle.is_goal() {
-                return Ok(stack[1..].iter().map(|frame| Direction::ALL[usize::from(frame.last)]).collect());
+                let path: Vec<Direction> =
+                    stack[1..].iter().map(|frame| Direction::ALL[usize::from(frame.last)]).collect();
+                let lower_bound = proven.max(weight.proven_by(path.len()));
+                return Ok(Found { path, lower_bound });
             }
-            meter.expand(bound, || u64::from(g + 1))?;
+            meter.expand(moves_bound, || u64::from(g + 1))?;
         }
-        if next_bound == u32::MAX {
+        if next_bound == u64::MAX {
             return Err(SearchError::Internal("IDA* exhausted the space of a solvable board".into()));
         }
+        proven = proven.max(weight.proven_by_cut(next_bound));
         bound = next_bound;
     }
 }
