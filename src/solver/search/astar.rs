@@ -284,7 +284,7 @@ mod tests {
     fn the_memory_budget_stops_the_search_within_it() {
         let board = Board::new(3, &[8, 6, 7, 2, 5, 4, 3, 0, 1]).expect("valid board");
         let budget = 64 << 10;
-        let options = Options { max_memory_bytes: budget, ..Options::default() };
+        let options = Options { algorithm: Algorithm::AStar, max_memory_bytes: budget, ..Options::default() };
         let err = solve(&board, &options, &mut NoProgress, &Stop::new()).unwrap_err();
         let SearchError::MemoryBudgetExhausted { limit, held, nodes, dimension: 3, .. } = err else {
             panic!("expected the memory budget to run out, got {err}");
@@ -333,7 +333,11 @@ mod tests {
     #[test]
     fn the_time_limit_stops_the_search_and_says_so() {
         let board = Board::new(3, &[8, 6, 7, 2, 5, 4, 3, 0, 1]).expect("valid board");
-        let options = Options { max_search_time: Some(std::time::Duration::ZERO), ..Options::default() };
+        let options = Options {
+            algorithm: Algorithm::AStar,
+            max_search_time: Some(std::time::Duration::ZERO),
+            ..Options::default()
+        };
         let err = solve(&board, &options, &mut NoProgress, &Stop::new()).unwrap_err();
         assert!(matches!(err, SearchError::TimeLimitExceeded { expanded: 0, dimension: 3, .. }), "{err}");
         assert!(err.to_string().contains("search time limit of 0s reached (not the caller's deadline)"), "{err}");
