@@ -21,7 +21,7 @@ mod lock;
 pub mod lookup;
 pub mod partition;
 
-pub use cache::{DatabaseSlot, default_cache_dir};
+pub use cache::{DatabaseSlot, cache_dir, default_cache_dir};
 pub use error::PdbError;
 pub use lookup::{PatternDatabases, PatternHeuristic};
 pub use partition::Partition;
