@@ -11,8 +11,9 @@
 //!   `solver/budget.rs`, the limits, the stop flag and progress pacing every search shares;
 //!   `solver/search/`, A* and IDA* and the packed state types; `solver/heuristic/`, the
 //!   `Estimator` trait, Manhattan and linear conflict; `solver/pdb/`, pattern databases:
-//!   partition, lookup, build, file and cache (with [`solver::cache_dir`], the one place the
-//!   cache directory is resolved).
+//!   partition, lookup, build, file, cache (with [`solver::cache_dir`], the one place the
+//!   cache directory is resolved, and the upgradable `DatabaseSlot`), lock (one builder per
+//!   table file) and background (idle priority for builds).
 //! - [`proto`]: the generated gRPC types and the descriptor set for reflection.
 //! - [`convert`]: conversions between the `proto` types and the library's.
 //! - [`service`] (`service/`): the tonic `SolverService`: validation, search slots, progress,

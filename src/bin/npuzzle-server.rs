@@ -108,11 +108,6 @@ impl Flags {
         }
     }
 
-    /// The pattern-database cache directory.
-    fn cache_dir(&self) -> anyhow::Result<PathBuf> {
-        Ok(cache_dir(self.cache_dir.as_deref())?)
-    }
-
     /// The partitions whose files this server uses, best last: none with `--no-pattern-db`.
     fn partitions(&self) -> Vec<Partition> {
         if self.no_pattern_db { Vec::new() } else { vec![self.pattern_db.clone()] }
@@ -126,7 +121,7 @@ impl Flags {
             info!("pattern databases off: 4x4 boards use IDA* with linear conflict");
             return Ok(DatabaseSlot::new());
         };
-        let dir = self.cache_dir()?;
+        let dir = cache_dir(self.cache_dir.as_deref())?;
         info!(
             dir = %dir.display(),
             partition = %partition.sizes(),
@@ -143,7 +138,7 @@ impl Flags {
 
     /// `--prepare`: builds or checks every pattern-database file this server would use.
     fn prepare(&self) -> anyhow::Result<()> {
-        let dir = self.cache_dir()?;
+        let dir = cache_dir(self.cache_dir.as_deref())?;
         for partition in self.partitions() {
             let started = Instant::now();
             let path = PatternDatabases::prepare(&dir, &partition)
