@@ -13,10 +13,13 @@
 //! - [`service`]: the tonic `SolverService`: validation, search slots, progress, cancellation.
 //! - [`server`]: `run(listener, shutdown, config)`: the service with health and reflection.
 //! - [`client`]: a `Board` into a request, a server's `Solution` into the spec's stdout or JSON.
+//! - [`load`]: load runs against a local server or proxy: a mix of calls, checked answers,
+//!   latency percentiles and status counts (`npuzzle-bench load`).
 
 pub mod board;
 pub mod client;
 pub mod convert;
+pub mod load;
 pub mod proto;
 pub mod server;
 pub mod service;
