@@ -272,7 +272,7 @@ struct LoadArgs {
     /// HTTP/2 connections the clients share.
     #[arg(long, default_value_t = 4)]
     connections: usize,
-    /// Count UNAVAILABLE as expected (a server is stopped during the run).
+    /// Count UNAVAILABLE and lost connections as expected (a server is stopped during the run).
     #[arg(long)]
     allow_unavailable: bool,
     /// Sample this process's resident memory (the server's pid) during the run.

@@ -57,7 +57,8 @@ pub struct Config {
     pub call_timeout: Duration,
     /// HTTP/2 connections the clients share.
     pub connections: usize,
-    /// Whether UNAVAILABLE is expected (a server is stopped during the run).
+    /// Whether a server may stop during the run: then UNAVAILABLE, and a connection the server
+    /// closed under a call (the transport's UNKNOWN or CANCELLED), are expected.
     pub allow_unavailable: bool,
     /// A process whose resident memory to sample during the run (the server's).
     pub watch_pid: Option<u32>,
@@ -266,18 +267,24 @@ async fn send(client: &mut SolverServiceClient<Channel>, call: &Call, config: &C
             (Code::Ok, verdict, retried)
         }
         Err(status) => {
-            let busy = is_busy(&status);
-            (
-                status.code(),
-                call.judge_status(status.code(), busy, config.allow_unavailable),
-                retried(status.metadata()),
-            )
+            let verdict = if config.allow_unavailable && is_connection_lost(&status) {
+                Verdict::Expected
+            } else {
+                call.judge_status(status.code(), is_busy(&status), config.allow_unavailable)
+            };
+            (status.code(), verdict, retried(status.metadata()))
         }
     }
 }
 
 fn is_busy(status: &Status) -> bool {
     status.code() == Code::ResourceExhausted && status.message().starts_with(BUSY_PREFIX)
+}
+
+/// Whether the call failed in the client's transport (the connection was reset or closed under
+/// it) rather than with a status the server sent: only the former carries a source error.
+fn is_connection_lost(status: &Status) -> bool {
+    std::error::Error::source(status).is_some()
 }
 
 fn retried(metadata: &tonic::metadata::MetadataMap) -> bool {
