@@ -24,7 +24,7 @@ use tonic::{Code, Status};
 use crate::proto::solver_service_client::SolverServiceClient;
 use mix::{Call, Mix, Verdict};
 use rss::{Rss, RssError};
-use stats::{Report, Tally};
+use stats::{Answer, Report, Tally};
 
 /// The longest run allowed.
 pub const MAX_DURATION: Duration = Duration::from_secs(3600);
@@ -236,23 +236,24 @@ async fn client_loop(
         }
         let call = config.mix.call(index);
         let started = Instant::now();
-        let (code, verdict, retried) = send(&mut client, &call, &config).await;
-        tally.record(call.kind, started.elapsed(), code, verdict);
-        tally.retried_by_proxy += u64::from(retried);
+        let answer = send(&mut client, &call, &config).await;
+        tally.record(call.kind, started.elapsed(), &answer);
     }
     tally
 }
 
-/// Sends one call and judges what came back: its status code, the verdict, and whether a proxy
-/// says it took more than one attempt.
-async fn send(client: &mut SolverServiceClient<Channel>, call: &Call, config: &Config) -> (Code, Verdict, bool) {
+/// Sends one call and judges what came back.
+async fn send(client: &mut SolverServiceClient<Channel>, call: &Call, config: &Config) -> Answer {
     let mut request = tonic::Request::new(call.request.clone());
     request.set_timeout(config.call_timeout);
     let answer = if call.kind.is_cancelled() {
         match tokio::time::timeout(config.cancel_after, client.solve(request)).await {
             Ok(answer) => answer,
             // Dropping the call's future resets its HTTP/2 stream: the server sees a cancellation.
-            Err(_elapsed) => return (Code::Cancelled, Verdict::Expected, false),
+            Err(_elapsed) => {
+                let message = "dropped by the client".to_owned();
+                return Answer { code: Code::Cancelled, verdict: Verdict::Expected, retried: false, message };
+            }
         }
     } else {
         client.solve(request).await
@@ -260,11 +261,18 @@ async fn send(client: &mut SolverServiceClient<Channel>, call: &Call, config: &C
     match answer {
         Ok(response) => {
             let retried = retried(response.metadata());
-            let verdict = match &response.get_ref().solution {
-                Some(solution) => call.judge_solution(solution),
-                None => Verdict::WrongAnswer,
+            let solution = &response.get_ref().solution;
+            let verdict = solution.as_ref().map_or(Verdict::WrongAnswer, |solution| call.judge_solution(solution));
+            let message = match solution {
+                Some(solution) => format!(
+                    "solvable {}, {} moves, {} boards",
+                    solution.solvable,
+                    solution.moves,
+                    solution.boards.len()
+                ),
+                None => "no solution in the response".to_owned(),
             };
-            (Code::Ok, verdict, retried)
+            Answer { code: Code::Ok, verdict, retried, message }
         }
         Err(status) => {
             let verdict = if config.allow_unavailable && is_connection_lost(&status) {
@@ -272,7 +280,12 @@ async fn send(client: &mut SolverServiceClient<Channel>, call: &Call, config: &C
             } else {
                 call.judge_status(status.code(), is_busy(&status), config.allow_unavailable)
             };
-            (status.code(), verdict, retried(status.metadata()))
+            Answer {
+                code: status.code(),
+                verdict,
+                retried: retried(status.metadata()),
+                message: status.message().to_owned(),
+            }
         }
     }
 }

@@ -14,6 +14,19 @@ use tonic::Code;
 use crate::client::code_name;
 use crate::load::mix::{Kind, Verdict};
 
+/// How one call ended, as the client saw it.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    /// The status (OK for a solution).
+    pub code: Code,
+    /// Whether that was right for the call.
+    pub verdict: Verdict,
+    /// Whether a proxy says the call took more than one attempt.
+    pub retried: bool,
+    /// The status's message, or what was wrong with the solution.
+    pub message: String,
+}
+
 /// The longest latency a histogram records exactly, in microseconds (one hour); longer ones are
 /// recorded as this.
 const MAX_MICROS: u64 = 3_600_000_000;
@@ -29,13 +42,21 @@ pub struct KindTally {
     pub wrong_answers: u64,
     /// Statuses this kind of call must not get.
     pub unexpected: u64,
+    /// The first message of each status code that was wrong or unexpected, to say why.
+    pub first_failures: BTreeMap<&'static str, String>,
 }
 
 impl KindTally {
     fn new() -> KindTally {
         // 3 significant figures from 1 µs to an hour: a few tens of KiB per kind.
         let latency = Histogram::new_with_bounds(1, MAX_MICROS, 3).unwrap_or_else(|_| unreachable!("valid bounds"));
-        KindTally { latency, statuses: BTreeMap::new(), wrong_answers: 0, unexpected: 0 }
+        KindTally {
+            latency,
+            statuses: BTreeMap::new(),
+            wrong_answers: 0,
+            unexpected: 0,
+            first_failures: BTreeMap::new(),
+        }
     }
 
     /// Calls of this kind.
@@ -51,6 +72,9 @@ impl KindTally {
         }
         self.wrong_answers += other.wrong_answers;
         self.unexpected += other.unexpected;
+        for (status, message) in &other.first_failures {
+            self.first_failures.entry(status).or_insert_with(|| message.clone());
+        }
     }
 
     fn millis_at(&self, quantile: f64) -> f64 {
@@ -68,18 +92,23 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// Counts one call: its kind, how long it took, the status it ended with and the verdict.
-    pub fn record(&mut self, kind: Kind, latency: Duration, code: Code, verdict: Verdict) {
+    /// Counts one call: its kind, how long it took and how it ended.
+    pub fn record(&mut self, kind: Kind, latency: Duration, answer: &Answer) {
         let tally = self.kinds.entry(kind).or_insert_with(KindTally::new);
         let micros = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX).clamp(1, MAX_MICROS);
         // In bounds by the clamp, so recording never fails.
         let _ = tally.latency.record(micros);
-        *tally.statuses.entry(code_name(code)).or_default() += 1;
-        match verdict {
+        let status = code_name(answer.code);
+        *tally.statuses.entry(status).or_default() += 1;
+        match answer.verdict {
             Verdict::Expected => {}
             Verdict::WrongAnswer => tally.wrong_answers += 1,
             Verdict::UnexpectedStatus => tally.unexpected += 1,
         }
+        if answer.verdict != Verdict::Expected {
+            tally.first_failures.entry(status).or_insert_with(|| answer.message.clone());
+        }
+        self.retried_by_proxy += u64::from(answer.retried);
     }
 
     /// Adds another client's counts to these.
@@ -183,6 +212,11 @@ impl fmt::Display for Report {
                 statuses_text(&kind_tally.statuses)
             )?;
         }
+        for (kind, kind_tally) in &tally.kinds {
+            for (status, message) in &kind_tally.first_failures {
+                writeln!(f, "first failure of {} with {status}: {message}", kind.name())?;
+            }
+        }
         write!(f, "statuses: {}", statuses_text(&tally.statuses()))
     }
 }
@@ -194,11 +228,12 @@ mod tests {
     #[test]
     fn tallies_merge_and_print() {
         let mut first = Tally::default();
-        first.record(Kind::Trivial, Duration::from_millis(2), Code::Ok, Verdict::Expected);
-        first.record(Kind::Bad, Duration::from_micros(300), Code::Ok, Verdict::UnexpectedStatus);
+        let answer =
+            |verdict, retried, message: &str| Answer { code: Code::Ok, verdict, retried, message: message.into() };
+        first.record(Kind::Trivial, Duration::from_millis(2), &answer(Verdict::Expected, true, ""));
+        first.record(Kind::Bad, Duration::from_micros(300), &answer(Verdict::UnexpectedStatus, false, "solved"));
         let mut second = Tally::default();
-        second.record(Kind::Trivial, Duration::from_millis(4), Code::Ok, Verdict::WrongAnswer);
-        second.retried_by_proxy = 2;
+        second.record(Kind::Trivial, Duration::from_millis(4), &answer(Verdict::WrongAnswer, true, "3 moves"));
         first.merge(&second);
         assert_eq!(first.calls(), 3);
         assert_eq!(first.count(Kind::Trivial, "OK"), 2);
@@ -208,5 +243,6 @@ mod tests {
         let text = report.to_string();
         assert!(text.contains("3 calls in 1.0 s from 2 clients: 3.0 calls/s"), "{text}");
         assert!(text.contains("statuses: OK=3"), "{text}");
+        assert!(text.contains("first failure of 3x3-trivial with OK: 3 moves"), "{text}");
     }
 }
