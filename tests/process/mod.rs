@@ -4,12 +4,28 @@
 #![allow(dead_code, reason = "each test binary uses part of this module")]
 
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 /// How long a process may take to start accepting connections.
 pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The program named by environment variable `var` (which `.ci/run` sets), or `None` after a
+/// note when it is unset outside CI; under `CI=true` an unset variable fails the test.
+pub fn tool_from_env(var: &str, what: &str) -> Option<PathBuf> {
+    match std::env::var_os(var) {
+        Some(path) => Some(PathBuf::from(path)),
+        None if std::env::var("CI").is_ok_and(|ci| ci == "true") => {
+            panic!("{var} is not set: .ci/run installs {what} and must point {var} at it")
+        }
+        None => {
+            eprintln!("note: {var} is not set, skipping this test (.ci/run installs {what})");
+            None
+        }
+    }
+}
 
 /// A free loopback address: the OS hands out a port, the child binds it a moment later.
 pub fn free_address() -> SocketAddr {
