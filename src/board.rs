@@ -16,30 +16,61 @@ pub const DEFAULT_MAX_DIMENSION: usize = 128;
 
 /// Why a set of tiles is not a board.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum BoardError {
     /// N must be at least 2: a 1×1 board has no moves and no twin.
     #[error("dimension {0} is too small: a board is at least 2x2")]
     DimensionTooSmall(usize),
     /// N is above what this board (or this server) accepts.
     #[error("dimension {dimension} is above the maximum {max}")]
-    DimensionTooLarge { dimension: usize, max: usize },
+    DimensionTooLarge {
+        /// The N given.
+        dimension: usize,
+        /// The largest N accepted.
+        max: usize,
+    },
     /// The tile list is not N*N long.
     #[error("a {dimension}x{dimension} board needs {expected} tiles, got {actual}")]
-    WrongTileCount { dimension: usize, expected: usize, actual: usize },
+    WrongTileCount {
+        /// The N given.
+        dimension: usize,
+        /// N*N.
+        expected: usize,
+        /// The tiles given.
+        actual: usize,
+    },
     /// A tile label is not in `0..N*N`.
     #[error("tile {tile} at position {position} is out of range 0..={max}")]
-    TileOutOfRange { tile: u64, position: usize, max: usize },
+    TileOutOfRange {
+        /// The label given.
+        tile: u64,
+        /// Its index in the tile list (row-major).
+        position: usize,
+        /// The largest label allowed, N*N - 1.
+        max: usize,
+    },
     /// A tile label appears twice.
     #[error("tile {tile} appears twice (positions {first} and {second})")]
-    DuplicateTile { tile: usize, first: usize, second: usize },
+    DuplicateTile {
+        /// The label given twice.
+        tile: usize,
+        /// The index of its first occurrence.
+        first: usize,
+        /// The index of its second occurrence.
+        second: usize,
+    },
 }
 
 /// Where a tile slides when it moves into the blank: the spec's "1 left", "2 up".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Direction {
+    /// Towards row 0.
     Up,
+    /// Towards row N - 1.
     Down,
+    /// Towards column 0.
     Left,
+    /// Towards column N - 1.
     Right,
 }
 
@@ -222,10 +253,10 @@ impl Board {
         let n = self.dimension();
         let inversions = count_inversions(&self.tiles);
         if n % 2 == 1 {
-            inversions % 2 == 0
+            inversions.is_multiple_of(2)
         } else {
             let blank_rows_from_bottom = n - 1 - self.blank_index() / n;
-            (inversions + blank_rows_from_bottom as u64) % 2 == 0
+            (inversions + blank_rows_from_bottom as u64).is_multiple_of(2)
         }
     }
 }

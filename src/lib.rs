@@ -7,14 +7,27 @@
 //! # Layout
 //! - [`board`]: the immutable N×N `Board`: distances, goal test, twin, neighbors, solvability, text form.
 //! - [`text`]: the spec's stdin format into a `Board`, and a `Solution` into the spec's stdout.
-//! - [`solver`]: the `solve` API and its algorithms, one file each.
+//! - [`solver`] (`solver/mod.rs`): the `solve` API, its options, errors and the plan for `Auto`;
+//!   `solver/budget.rs`, the limits, the stop flag and progress pacing every search shares;
+//!   `solver/search/`, A* and IDA* and the packed state types; `solver/heuristic/`, the
+//!   `Estimator` trait, Manhattan and linear conflict; `solver/pdb/`, pattern databases:
+//!   partition, lookup, build, file and cache (with [`solver::cache_dir`], the one place the
+//!   cache directory is resolved).
 //! - [`proto`]: the generated gRPC types and the descriptor set for reflection.
 //! - [`convert`]: conversions between the `proto` types and the library's.
-//! - [`service`]: the tonic `SolverService`: validation, search slots, progress, cancellation.
+//! - [`service`] (`service/`): the tonic `SolverService`: validation, search slots, progress,
+//!   cancellation, deadlines, and its own `Limits` (concurrent searches; each one's memory, time
+//!   and nodes).
 //! - [`server`]: `run(listener, shutdown, config)`: the service with health and reflection.
-//! - [`client`]: a `Board` into a request, a server's `Solution` into the spec's stdout or JSON.
+//! - [`client`] (`client/`): the [`client::Client`] of a server (connect, `solve`,
+//!   `solve_stream`, the deadline); `client/embedded.rs`, the in-process server; `client/output.rs`,
+//!   a server's `Solution` into the spec's stdout or JSON.
 //! - [`load`]: load runs against a local server or proxy: a mix of calls, checked answers,
 //!   latency percentiles and status counts (`npuzzle-bench load`).
+//!
+//! The binaries in `src/bin/` keep only flags and printing. Tests are one binary per area:
+//! `tests/solver/` (the library's searches), `tests/grpc/` (the service over real gRPC, in
+//! process), `tests/cli/` (the built binaries, with grpcurl), sharing `tests/support/`.
 
 pub mod board;
 pub mod client;

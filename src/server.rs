@@ -19,15 +19,10 @@ use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
 use tracing::{info, warn};
 
-use crate::board::DEFAULT_MAX_DIMENSION;
 use crate::proto::{self, solver_service_server::SolverServiceServer};
-use crate::service::{RunningSearches, SolverService};
-use crate::solver::{DEFAULT_MAX_EXPANDED_NODES, DatabaseSlot};
+use crate::service::{Limits, RunningSearches, SolverService};
+use crate::solver::DatabaseSlot;
 
-/// The default of [`Config::progress_interval`].
-pub const DEFAULT_PROGRESS_INTERVAL: Duration = Duration::from_millis(200);
-/// The default of [`Config::queue_timeout`].
-pub const DEFAULT_QUEUE_TIMEOUT: Duration = Duration::from_secs(2);
 /// The default of [`Config::drain_timeout`].
 pub const DEFAULT_DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
 /// The default of [`Config::max_message_bytes`]: room for a 255×255 board as text.
@@ -35,19 +30,11 @@ pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 1 << 20;
 /// How long `run` waits, after stopping the searches, for the connections to close.
 const CLOSE_GRACE: Duration = Duration::from_millis(500);
 
-/// The server's limits.
+/// The server's settings.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// Searches that may run at once, one blocking thread each (at least 1).
-    pub max_concurrent_solves: usize,
-    /// The node budget cap: a request asking for more (or for 0) gets this.
-    pub max_expanded_nodes: u64,
-    /// The largest N a request may send.
-    pub max_dimension: usize,
-    /// Time between two Progress messages of a stream whose request leaves it at 0.
-    pub progress_interval: Duration,
-    /// How long a request waits for a free search slot before RESOURCE_EXHAUSTED.
-    pub queue_timeout: Duration,
+    /// The service's limits: concurrent searches, and each one's memory, time and nodes.
+    pub limits: Limits,
     /// How long a shutdown lets running searches finish before stopping them.
     pub drain_timeout: Duration,
     /// The largest request message accepted; a larger one is refused with OUT_OF_RANGE by the
@@ -63,11 +50,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Config {
         Config {
-            max_concurrent_solves: std::thread::available_parallelism().map_or(1, usize::from),
-            max_expanded_nodes: DEFAULT_MAX_EXPANDED_NODES,
-            max_dimension: DEFAULT_MAX_DIMENSION,
-            progress_interval: DEFAULT_PROGRESS_INTERVAL,
-            queue_timeout: DEFAULT_QUEUE_TIMEOUT,
+            limits: Limits::default(),
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             pattern_databases: DatabaseSlot::new(),
@@ -77,6 +60,7 @@ impl Default for Config {
 
 /// Why the server could not serve.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum ServerError {
     /// The gRPC transport failed.
     #[error("gRPC transport error: {0}")]
@@ -96,7 +80,7 @@ pub struct Server {
 impl Server {
     /// A server with `config`'s limits.
     pub fn new(config: Config) -> Server {
-        let service = SolverService::new(&config);
+        let service = SolverService::new(&config.limits, config.pattern_databases.clone());
         Server { config, service }
     }
 

@@ -30,31 +30,79 @@ impl fmt::Display for Position {
 
 /// Why a text is not a puzzle in the spec's format.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum ParseError {
     /// Nothing but whitespace.
     #[error("empty input: expected the dimension N, then N*N tiles")]
     Empty,
     /// The first token is not a whole number.
     #[error("{at}: dimension {token:?} is not a whole number")]
-    DimensionNotANumber { token: String, at: Position },
+    DimensionNotANumber {
+        /// The token read.
+        token: String,
+        /// Where it is.
+        at: Position,
+    },
     /// N is below 2 or above the maximum.
     #[error("{at}: dimension {dimension} is out of range 2..={max}")]
-    DimensionOutOfRange { dimension: String, max: usize, at: Position },
+    DimensionOutOfRange {
+        /// The dimension as written.
+        dimension: String,
+        /// The largest N accepted.
+        max: usize,
+        /// Where it is.
+        at: Position,
+    },
     /// The input ended before N*N tiles.
     #[error("too few tiles: a {dimension}x{dimension} board needs {expected}, the input has {found}")]
-    TooFewTiles { dimension: usize, expected: usize, found: usize },
+    TooFewTiles {
+        /// The N read.
+        dimension: usize,
+        /// N*N.
+        expected: usize,
+        /// The tiles the input has.
+        found: usize,
+    },
     /// A tile token is not a whole number.
     #[error("{at}: tile {token:?} is not a whole number")]
-    TileNotANumber { token: String, at: Position },
+    TileNotANumber {
+        /// The token read.
+        token: String,
+        /// Where it is.
+        at: Position,
+    },
     /// A tile is outside `0..N*N`.
     #[error("{at}: tile {token} is out of range 0..={max}")]
-    TileOutOfRange { token: String, max: usize, at: Position },
+    TileOutOfRange {
+        /// The tile as written.
+        token: String,
+        /// The largest label allowed, N*N - 1.
+        max: usize,
+        /// Where it is.
+        at: Position,
+    },
     /// A tile appears twice, so another is missing.
     #[error("{at}: tile {tile} appears twice (first at {first}), so tile {missing} is missing")]
-    DuplicateTile { tile: usize, first: Position, missing: usize, at: Position },
+    DuplicateTile {
+        /// The label given twice.
+        tile: usize,
+        /// Where it first appears.
+        first: Position,
+        /// The smallest label not read before the duplicate, named as the missing one.
+        missing: usize,
+        /// Where it appears again.
+        at: Position,
+    },
     /// Something follows the last tile.
     #[error("{at}: unexpected {token:?} after the last of the {expected} tiles")]
-    TrailingToken { token: String, expected: usize, at: Position },
+    TrailingToken {
+        /// The first extra token.
+        token: String,
+        /// N*N.
+        expected: usize,
+        /// Where it is.
+        at: Position,
+    },
 }
 
 /// The whitespace-separated tokens of `text`, each with its position.

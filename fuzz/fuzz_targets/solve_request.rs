@@ -7,13 +7,15 @@ use std::sync::LazyLock;
 
 use libfuzzer_sys::fuzz_target;
 use npuzzle::proto::{self, solve_request};
-use npuzzle::server::Config;
-use npuzzle::service::SolverService;
+use npuzzle::service::{Limits, SolverService};
+use npuzzle::solver::DatabaseSlot;
 use prost::Message;
 
 /// Boards up to 5×5 and 512 nodes a search: each input is answered in well under a millisecond.
-static SERVICE: LazyLock<SolverService> =
-    LazyLock::new(|| SolverService::new(&Config { max_expanded_nodes: 512, max_dimension: 5, ..Config::default() }));
+static SERVICE: LazyLock<SolverService> = LazyLock::new(|| {
+    let limits = Limits { max_expanded_nodes: Some(512), max_dimension: 5, ..Limits::default() };
+    SolverService::new(&limits, DatabaseSlot::new())
+});
 
 fuzz_target!(|data: &[u8]| {
     let Ok(response) = SERVICE.solve_encoded(data) else { return };

@@ -20,8 +20,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::Parser;
-use npuzzle::proto::solver_service_client::SolverServiceClient;
-use npuzzle::proto::{self, solve_request};
+use npuzzle::client::{Client, SolveOptions};
 use npuzzle::solver::{self, NoProgress, Partition, PatternDatabases, Stop};
 use npuzzle::{Algorithm, Board, Heuristic, Options};
 
@@ -41,8 +40,8 @@ struct Args {
     /// The heuristic: auto, hamming, manhattan, linear-conflict or pattern-database.
     #[arg(long, default_value = "auto")]
     heuristic: Heuristic,
-    /// Solve through the npuzzle server at this URL (e.g. http://127.0.0.1:50051) instead of in
-    /// this process.
+    /// Solve through the npuzzle server at this URL (e.g. http://127.0.0.1:50051; `http://` may
+    /// be left out) instead of in this process.
     #[arg(long)]
     addr: Option<String>,
     /// Only the first K rows (after --ids).
@@ -140,10 +139,7 @@ fn databases_for(rows: &[Row], args: &Args) -> Result<Option<Arc<PatternDatabase
     if !wants {
         return Ok(None);
     }
-    let dir = match &args.cache_dir {
-        Some(dir) => dir.clone(),
-        None => solver::default_cache_dir()?,
-    };
+    let dir = solver::cache_dir(args.cache_dir.as_deref())?;
     let started = Instant::now();
     let databases = PatternDatabases::load_or_build_partition(&dir, &args.partition)?;
     eprintln!(
@@ -160,9 +156,9 @@ fn solve_locally(rows: &[Row], args: &Args) -> Result<Vec<Outcome>> {
     let options = Options {
         algorithm: args.algorithm,
         heuristic: args.heuristic,
-        max_expanded_nodes: u64::MAX,
-        deadline: None,
+        max_search_time: None,
         pattern_databases: databases_for(rows, args)?,
+        ..Options::default()
     };
     let stop = Stop::new();
     rows.iter()
@@ -178,22 +174,12 @@ fn solve_locally(rows: &[Row], args: &Args) -> Result<Vec<Outcome>> {
 fn solve_remotely(addr: &str, rows: &[Row], args: &Args) -> Result<Vec<Outcome>> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async {
-        let mut client =
-            SolverServiceClient::connect(addr.to_owned()).await.with_context(|| format!("connecting to {addr}"))?;
+        let client = Client::connect(addr).await?;
+        let options = SolveOptions { algorithm: args.algorithm, heuristic: args.heuristic, max_expanded_nodes: None };
         let mut outcomes = Vec::with_capacity(rows.len());
         for row in rows {
-            let request = proto::SolveRequest {
-                puzzle: Some(solve_request::Puzzle::Board(proto::Board::from(&row.board))),
-                options: Some(proto::SolveOptions {
-                    algorithm: proto::Algorithm::from(args.algorithm).into(),
-                    heuristic: proto::Heuristic::from(args.heuristic).into(),
-                    max_expanded_nodes: 0,
-                }),
-            };
             let started = Instant::now();
-            let response = client.solve(request).await.with_context(|| format!("instance {}", row.id))?;
-            let solution =
-                response.into_inner().solution.with_context(|| format!("instance {}: no solution", row.id))?;
+            let solution = client.solve(&row.board, options).await.with_context(|| format!("instance {}", row.id))?;
             let nodes = solution.stats.map_or(0, |stats| stats.nodes_expanded);
             outcomes.push(Outcome { moves: solution.moves, nodes, elapsed: started.elapsed() });
         }

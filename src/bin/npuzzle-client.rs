@@ -11,29 +11,20 @@ use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use anyhow::{Context, anyhow};
+use anyhow::Context;
 use clap::{Parser, ValueEnum};
 use indicatif::{HumanCount, ProgressBar, ProgressStyle};
-use npuzzle::client::{code_name, solution_json, solution_text};
-use npuzzle::proto::solver_service_client::SolverServiceClient;
-use npuzzle::proto::{self, solve_request, solve_stream_request, solve_stream_response};
-use npuzzle::server;
-use npuzzle::solver::pdb::cache::file_name;
-use npuzzle::solver::{DatabaseSlot, Partition, PatternDatabases, default_cache_dir, wants_pattern_databases};
-use npuzzle::{Algorithm, Board, Heuristic};
-use tonic::transport::{Channel, Endpoint};
-use tonic::{Code, Request, Status};
+use npuzzle::client::{self, Client, SolveOptions, solution_json, solution_text};
+use npuzzle::solver::{DatabaseSlot, Partition, PatternDatabases, cache_dir, wants_pattern_databases};
+use npuzzle::{Algorithm, Board, Heuristic, proto, server};
+use tonic::transport::Endpoint;
 
 /// Exit code for an input that is not a puzzle (or a command line that is wrong, as clap does).
 const EXIT_BAD_INPUT: u8 = 2;
 /// Exit code for a failure of the server or the connection.
 const EXIT_FAILURE: u8 = 1;
-/// How long to wait for a TCP connection before calling the server unreachable.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
-/// The largest answer accepted: a long solution of a big board is many boards of N*N tiles.
-const MAX_RESPONSE_BYTES: usize = 256 * 1024 * 1024;
 
 /// Solves a sliding-tile puzzle read from stdin in the fewest moves, through an npuzzle server.
 #[derive(Debug, Parser)]
@@ -45,7 +36,7 @@ const MAX_RESPONSE_BYTES: usize = 256 * 1024 * 1024;
 struct Args {
     /// The server, e.g. http://127.0.0.1:50051 (`http://` may be left out). Without it, a server
     /// is started inside this process.
-    #[arg(long, env = "NPUZZLE_ADDR", value_name = "URL", value_parser = parse_endpoint)]
+    #[arg(long, env = "NPUZZLE_ADDR", value_name = "URL", value_parser = client::parse_address)]
     addr: Option<Endpoint>,
     /// Use SolveStream and show live progress on stderr (when stderr is a terminal).
     #[arg(long)]
@@ -61,7 +52,7 @@ struct Args {
     max_expanded_nodes: Option<u64>,
     /// The gRPC deadline in seconds; the search stops when it passes.
     #[arg(long, value_name = "SECS", value_parser = parse_timeout)]
-    timeout: Option<Timeout>,
+    timeout: Option<Duration>,
     /// Print the Solution as JSON (the canonical protobuf JSON mapping) instead of the spec's text.
     #[arg(long)]
     json: bool,
@@ -118,24 +109,12 @@ impl From<HeuristicArg> for Heuristic {
     }
 }
 
-/// `--timeout`: the duration, and the text the user gave, so the error message repeats it.
-#[derive(Debug, Clone)]
-struct Timeout {
-    duration: Duration,
-    given: String,
-}
-
-fn parse_timeout(text: &str) -> Result<Timeout, String> {
+fn parse_timeout(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text.parse().map_err(|_| format!("{text:?} is not a number of seconds"))?;
     match Duration::try_from_secs_f64(seconds) {
-        Ok(duration) if !duration.is_zero() => Ok(Timeout { duration, given: text.to_string() }),
+        Ok(duration) if !duration.is_zero() => Ok(duration),
         _ => Err(format!("{text:?} is not a positive number of seconds")),
     }
-}
-
-fn parse_endpoint(text: &str) -> Result<Endpoint, String> {
-    let url = if text.contains("://") { text.to_string() } else { format!("http://{text}") };
-    Endpoint::from_shared(url).map_err(|error| format!("{text:?} is not a URL: {error}"))
 }
 
 /// How a run ended badly, and so which exit code it gets.
@@ -168,10 +147,10 @@ fn run(args: &Args) -> Result<(), Failure> {
         Some(_) => DatabaseSlot::new(),
     };
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime").map_err(Failure::Service)?;
-    let solution = runtime.block_on(solve(args, proto::Board::from(&board), databases));
+    let solution = runtime.block_on(solve(args, &board, databases));
     // An in-process server may still be winding a search down; the process is done, so don't wait.
     runtime.shutdown_background();
-    let solution = solution.map_err(Failure::Service)?;
+    let solution = solution.map_err(|error| Failure::Service(error.into()))?;
     let output = if args.json { solution_json(&solution) } else { solution_text(&solution) };
     let output = output.context("the server's answer cannot be shown").map_err(Failure::Service)?;
     write_stdout(&output).map_err(Failure::Service)
@@ -215,134 +194,35 @@ fn embedded_databases(args: &Args, board: &Board) -> DatabaseSlot {
 }
 
 fn load_embedded_databases(args: &Args) -> anyhow::Result<Arc<PatternDatabases>> {
-    let dir = match &args.cache_dir {
-        Some(dir) => dir.clone(),
-        None => default_cache_dir()?,
-    };
-    let strongest = Partition::seven_eight();
-    if args.pattern_db.is_none()
-        && let Ok(databases) = PatternDatabases::load(&dir.join(file_name(&strongest)), &strongest)
-    {
-        return Ok(Arc::new(databases));
-    }
-    let partition = args.pattern_db.clone().unwrap_or_else(Partition::six_six_three);
-    if !dir.join(file_name(&partition)).is_file() {
+    let dir = cache_dir(args.cache_dir.as_deref())?;
+    let announce = |partition: &Partition| {
         let _ = writeln!(
             io::stderr(),
             "note: building the {} pattern databases into {} (once)",
             partition.sizes(),
             dir.display()
         );
+    };
+    Ok(client::embedded::pattern_databases(&dir, args.pattern_db.as_ref(), announce)?)
+}
+
+async fn solve(args: &Args, board: &Board, databases: DatabaseSlot) -> Result<proto::Solution, client::ClientError> {
+    let client = match &args.addr {
+        Some(endpoint) => Client::connect_to(endpoint.clone()).await?,
+        None => Client::embedded(server::Config { pattern_databases: databases, ..server::Config::default() }).await?,
     }
-    Ok(PatternDatabases::load_or_build_partition(&dir, &partition)?)
-}
-
-async fn solve(args: &Args, board: proto::Board, databases: DatabaseSlot) -> anyhow::Result<proto::Solution> {
-    let endpoint = match &args.addr {
-        Some(endpoint) => endpoint.clone(),
-        None => start_embedded_server(databases).await?,
+    .with_deadline(args.timeout);
+    let options = SolveOptions {
+        algorithm: args.algorithm.into(),
+        heuristic: args.heuristic.into(),
+        max_expanded_nodes: args.max_expanded_nodes,
     };
-    let uri = endpoint.uri().clone();
-    let channel = endpoint
-        .connect_timeout(CONNECT_TIMEOUT)
-        .connect()
-        .await
-        .with_context(|| format!("cannot connect to {uri}"))?;
-    let client = SolverServiceClient::new(channel).max_decoding_message_size(MAX_RESPONSE_BYTES);
-    let started = Instant::now();
-    let options = proto::SolveOptions {
-        algorithm: proto::Algorithm::from(Algorithm::from(args.algorithm)).into(),
-        heuristic: proto::Heuristic::from(Heuristic::from(args.heuristic)).into(),
-        max_expanded_nodes: args.max_expanded_nodes.unwrap_or(0),
-    };
-    let timeout = args.timeout.as_ref();
-    let call = async {
-        if args.stream {
-            solve_streaming(client, board, options, timeout).await
-        } else {
-            solve_unary(client, board, options, timeout).await
-        }
-    };
-    let result = match &args.timeout {
-        // The server stops at the deadline it is sent; the local timer covers a server that does not.
-        Some(timeout) => tokio::time::timeout(timeout.duration, call)
-            .await
-            .unwrap_or_else(|_| Err(Status::deadline_exceeded("the deadline passed"))),
-        None => call.await,
-    };
-    result.map_err(|status| match &args.timeout {
-        // tonic's own deadline check on the server answers CANCELLED; past the deadline it means the same.
-        Some(timeout)
-            if status.code() == Code::DeadlineExceeded
-                || (status.code() == Code::Cancelled && started.elapsed() >= timeout.duration) =>
-        {
-            anyhow!("deadline exceeded after {}s", timeout.given)
-        }
-        _ => anyhow!("{}: {}", code_name(status.code()), status.message()),
-    })
-}
-
-/// Starts the library's server on 127.0.0.1:0 for the life of this process, and says where it is.
-async fn start_embedded_server(pattern_databases: DatabaseSlot) -> anyhow::Result<Endpoint> {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.context("cannot start the in-process server")?;
-    let address = listener.local_addr().context("cannot start the in-process server")?;
-    tokio::spawn(async move {
-        if let Err(error) = server::run(
-            listener,
-            std::future::pending(),
-            server::Config { pattern_databases, ..server::Config::default() },
-        )
-        .await
-        {
-            let _ = writeln!(io::stderr(), "error: the in-process server stopped: {error}");
-        }
-    });
-    Ok(Endpoint::from_shared(format!("http://{address}"))?)
-}
-
-async fn solve_unary(
-    mut client: SolverServiceClient<Channel>,
-    board: proto::Board,
-    options: proto::SolveOptions,
-    timeout: Option<&Timeout>,
-) -> Result<proto::Solution, Status> {
-    let request = proto::SolveRequest { puzzle: Some(solve_request::Puzzle::Board(board)), options: Some(options) };
-    let response = client.solve(request_with_deadline(request, timeout)).await?;
-    response.into_inner().solution.ok_or_else(|| Status::internal("the answer carries no solution"))
-}
-
-/// SolveStream: progress to the display as it comes, and the Solution, which is the last message.
-async fn solve_streaming(
-    mut client: SolverServiceClient<Channel>,
-    board: proto::Board,
-    options: proto::SolveOptions,
-    timeout: Option<&Timeout>,
-) -> Result<proto::Solution, Status> {
-    let request = proto::SolveStreamRequest {
-        puzzle: Some(solve_stream_request::Puzzle::Board(board)),
-        options: Some(options),
-        // The server's own default.
-        progress_interval_ms: 0,
-    };
-    let mut stream = client.solve_stream(request_with_deadline(request, timeout)).await?.into_inner();
-    let display = ProgressDisplay::new();
-    while let Some(message) = stream.message().await? {
-        match message.event {
-            Some(solve_stream_response::Event::Progress(progress)) => display.show(&progress),
-            Some(solve_stream_response::Event::Solution(solution)) => return Ok(solution),
-            None => {}
-        }
+    if args.stream {
+        let display = ProgressDisplay::new();
+        client.solve_stream(board, options, |progress| display.show(progress)).await
+    } else {
+        client.solve(board, options).await
     }
-    Err(Status::internal("the stream ended without a solution"))
-}
-
-/// A request that tells the server its deadline (`grpc-timeout`), so the search stops there.
-fn request_with_deadline<T>(message: T, timeout: Option<&Timeout>) -> Request<T> {
-    let mut request = Request::new(message);
-    if let Some(timeout) = timeout {
-        request.set_timeout(timeout.duration);
-    }
-    request
 }
 
 /// Live progress on stderr, drawn only when stderr is a terminal: a log or a pipe gets nothing.

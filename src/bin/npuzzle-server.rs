@@ -9,11 +9,13 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use bytesize::ByteSize;
 use clap::Parser;
 use clap::builder::RangedU64ValueParser;
 use npuzzle::board::{DEFAULT_MAX_DIMENSION, MAX_DIMENSION};
 use npuzzle::server::{self, Config};
-use npuzzle::solver::{DEFAULT_MAX_EXPANDED_NODES, DatabaseSlot, Partition, default_cache_dir};
+use npuzzle::service::{self, Limits};
+use npuzzle::solver::{DatabaseSlot, Partition, cache_dir};
 use tokio::net::TcpListener;
 use tracing::{info, warn};
 use tracing_subscriber::EnvFilter;
@@ -29,19 +31,26 @@ struct Flags {
     /// Searches that may run at once, one thread each [default: the number of cores].
     #[arg(long)]
     max_concurrent_solves: Option<NonZeroUsize>,
-    /// Node budget cap per search; requests asking for more (or for 0) get this. With A* it
-    /// bounds memory too (the solver documents the bytes per node).
-    #[arg(long, default_value_t = DEFAULT_MAX_EXPANDED_NODES)]
-    max_expanded_nodes: u64,
+    /// Node cap per search: requests asking for more (or for 0) get this [default: none; memory
+    /// and time bound every search].
+    #[arg(long, value_name = "N")]
+    max_expanded_nodes: Option<u64>,
+    /// Memory one search may hold, e.g. 512MiB or 2GiB; past it A* answers RESOURCE_EXHAUSTED.
+    #[arg(long, value_name = "SIZE", default_value = "2GiB")]
+    max_search_memory: ByteSize,
+    /// Time one search may run, e.g. 90s or 10m, whatever the request's deadline; past it the
+    /// search answers RESOURCE_EXHAUSTED.
+    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = humantime::parse_duration)]
+    max_search_time: Duration,
     /// The largest board dimension N accepted.
     #[arg(long, default_value_t = DEFAULT_MAX_DIMENSION,
           value_parser = RangedU64ValueParser::<usize>::new().range(2..=MAX_DIMENSION as u64))]
     max_dimension: usize,
     /// Milliseconds between progress messages when a stream's request leaves it at 0.
-    #[arg(long, default_value_t = millis(server::DEFAULT_PROGRESS_INTERVAL))]
+    #[arg(long, default_value_t = millis(service::DEFAULT_PROGRESS_INTERVAL))]
     progress_interval_ms: u64,
     /// Milliseconds a request waits for a free search slot before RESOURCE_EXHAUSTED.
-    #[arg(long, default_value_t = millis(server::DEFAULT_QUEUE_TIMEOUT))]
+    #[arg(long, default_value_t = millis(service::DEFAULT_QUEUE_TIMEOUT))]
     queue_timeout_ms: u64,
     /// Milliseconds a shutdown lets running searches finish before stopping them.
     #[arg(long, default_value_t = millis(server::DEFAULT_DRAIN_TIMEOUT))]
@@ -68,13 +77,18 @@ fn millis(duration: Duration) -> u64 {
 
 impl Flags {
     fn config(&self) -> Config {
-        let defaults = Config::default();
-        Config {
+        let defaults = Limits::default();
+        let limits = Limits {
             max_concurrent_solves: self.max_concurrent_solves.map_or(defaults.max_concurrent_solves, NonZeroUsize::get),
             max_expanded_nodes: self.max_expanded_nodes,
+            max_search_memory: self.max_search_memory.as_u64(),
+            max_search_time: self.max_search_time,
             max_dimension: self.max_dimension,
             progress_interval: Duration::from_millis(self.progress_interval_ms),
             queue_timeout: Duration::from_millis(self.queue_timeout_ms),
+        };
+        Config {
+            limits,
             drain_timeout: Duration::from_millis(self.drain_timeout_ms),
             max_message_bytes: self.max_message_bytes,
             pattern_databases: DatabaseSlot::new(),
@@ -88,10 +102,7 @@ impl Flags {
             info!("pattern databases off: 4x4 boards use IDA* with linear conflict");
             return Ok(DatabaseSlot::new());
         }
-        let dir = match &self.cache_dir {
-            Some(dir) => dir.clone(),
-            None => default_cache_dir()?,
-        };
+        let dir = cache_dir(self.cache_dir.as_deref())?;
         info!(
             dir = %dir.display(),
             partition = %self.pattern_db.sizes(),

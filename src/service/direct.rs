@@ -27,10 +27,12 @@ impl SolverService {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::Config;
+    use crate::service::Limits;
+    use crate::solver::DatabaseSlot;
 
     fn service() -> SolverService {
-        SolverService::new(&Config { max_expanded_nodes: 1_000, max_dimension: 5, ..Config::default() })
+        let limits = Limits { max_expanded_nodes: Some(1_000), max_dimension: 5, ..Limits::default() };
+        SolverService::new(&limits, DatabaseSlot::new())
     }
 
     #[test]

@@ -10,7 +10,10 @@
 //! A search's [`Stop`] is raised when its call ends however it ends (the client dropped a unary
 //! call or a stream, so its future or its receiver went away), when the request's
 //! `grpc-timeout` passes (DEADLINE_EXCEEDED), and when the server shuts down (UNAVAILABLE).
-//! `max_expanded_nodes` in a request is clamped to the server's cap; 0 means the cap.
+//! Every search runs under the service's [`Limits`]: a memory budget and a time limit of its
+//! own (stopping at the earlier of that and the request's deadline), and a request's
+//! `max_expanded_nodes`, clamped to the server's node cap when it has one; 0 means no limit of
+//! the request's own.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -26,16 +29,19 @@ use tonic::{Request, Response, Status};
 use crate::board::Board;
 use crate::convert::board_from_proto;
 use crate::proto::{self, solve_request, solve_stream_request, solve_stream_response::Event};
-use crate::server::Config;
-use crate::solver::{self, Algorithm, NoProgress, Options, Progress, ProgressReport, SearchError, Solution, Stop};
+use crate::solver::{
+    self, Algorithm, DatabaseSlot, NoProgress, Options, Progress, ProgressReport, SearchError, Solution, Stop,
+};
 use crate::text;
 
 mod call;
 mod deadline;
 mod direct;
+mod limits;
 
 use call::Call;
 use deadline::deadline;
+pub use limits::{DEFAULT_PROGRESS_INTERVAL, DEFAULT_QUEUE_TIMEOUT, Limits};
 
 /// The shortest progress interval a client may ask for: the search only reports every few
 /// thousand nodes anyway.
@@ -84,18 +90,22 @@ impl Drop for Slot {
 /// count and the shutdown signal.
 #[derive(Debug, Clone)]
 pub struct SolverService {
-    config: Config,
+    limits: Limits,
+    pattern_databases: DatabaseSlot,
     slots: Arc<Semaphore>,
     running: RunningSearches,
     shutdown: CancellationToken,
 }
 
 impl SolverService {
-    /// A service with `config`'s limits; `max_concurrent_solves` is at least 1.
-    pub fn new(config: &Config) -> SolverService {
-        let slots = config.max_concurrent_solves.clamp(1, Semaphore::MAX_PERMITS);
+    /// A service under `limits` (`max_concurrent_solves` is at least 1) that reads the 4×4
+    /// pattern databases from `pattern_databases` when each request starts: the slot may be
+    /// filled later, and until then 4×4 boards are solved with IDA* and linear conflict.
+    pub fn new(limits: &Limits, pattern_databases: DatabaseSlot) -> SolverService {
+        let slots = limits.max_concurrent_solves.clamp(1, Semaphore::MAX_PERMITS);
         SolverService {
-            config: config.clone(),
+            limits: limits.clone(),
+            pattern_databases,
             slots: Arc::new(Semaphore::new(slots)),
             running: RunningSearches::default(),
             shutdown: CancellationToken::new(),
@@ -144,7 +154,7 @@ impl SolverService {
     }
 
     fn board(&self, puzzle: Option<Puzzle<'_>>) -> Result<Board, Status> {
-        let max = self.config.max_dimension;
+        let max = self.limits.max_dimension;
         match puzzle {
             None => Err(Status::invalid_argument("no puzzle: set either `board` or `text`")),
             Some(Puzzle::Board(board)) => {
@@ -162,21 +172,20 @@ impl SolverService {
             proto::Algorithm::try_from(requested.algorithm).map_err(|_| unknown("algorithm", requested.algorithm))?;
         let heuristic =
             proto::Heuristic::try_from(requested.heuristic).map_err(|_| unknown("heuristic", requested.heuristic))?;
-        let cap = self.config.max_expanded_nodes;
-        let max_expanded_nodes =
-            if requested.max_expanded_nodes == 0 { cap } else { requested.max_expanded_nodes.min(cap) };
         Ok(Options {
             algorithm: algorithm.into(),
             heuristic: heuristic.into(),
-            max_expanded_nodes,
+            max_expanded_nodes: self.limits.node_budget(requested.max_expanded_nodes),
+            max_memory_bytes: self.limits.max_search_memory,
+            max_search_time: Some(self.limits.max_search_time),
             deadline,
-            pattern_databases: self.config.pattern_databases.get(),
+            pattern_databases: self.pattern_databases.get(),
         })
     }
 
     /// Waits at most the queue timeout for a free slot.
     async fn slot(&self) -> Result<Slot, Status> {
-        let waiting = tokio::time::timeout(self.config.queue_timeout, self.slots.clone().acquire_owned());
+        let waiting = tokio::time::timeout(self.limits.queue_timeout, self.slots.clone().acquire_owned());
         match waiting.await {
             Ok(Ok(permit)) => Ok(Slot::new(permit, &self.running)),
             Ok(Err(_closed)) => Err(shutting_down()),
@@ -189,7 +198,7 @@ impl SolverService {
 
     fn progress_interval(&self, requested_ms: u32) -> Duration {
         let interval = match requested_ms {
-            0 => self.config.progress_interval,
+            0 => self.limits.progress_interval,
             ms => Duration::from_millis(u64::from(ms)),
         };
         interval.clamp(MIN_PROGRESS_INTERVAL, MAX_PROGRESS_INTERVAL)
@@ -218,7 +227,7 @@ impl SolverService {
             }
             () = expired => {
                 stop.stop();
-                Err(Status::deadline_exceeded("deadline exceeded: the search was stopped; allow a longer timeout or a faster method"))
+                Err(Status::deadline_exceeded("deadline exceeded: the caller's deadline passed and the search was stopped; allow a longer timeout or a faster method"))
             }
         }
     }
@@ -354,7 +363,9 @@ impl From<SearchError> for Status {
     fn from(error: SearchError) -> Status {
         let message = error.to_string();
         match error {
-            SearchError::NodeBudgetExhausted { .. } => Status::resource_exhausted(message),
+            SearchError::NodeBudgetExhausted { .. }
+            | SearchError::MemoryBudgetExhausted { .. }
+            | SearchError::TimeLimitExceeded { .. } => Status::resource_exhausted(message),
             SearchError::DeadlineExceeded { .. } => Status::deadline_exceeded(message),
             SearchError::Cancelled { .. } => Status::cancelled(message),
             SearchError::Unsupported { .. } => Status::invalid_argument(message),
@@ -401,8 +412,17 @@ mod tests {
 
     #[test]
     fn every_search_error_has_its_status_code() {
+        let plan = solver::Plan { algorithm: Algorithm::AStar, heuristic: solver::Heuristic::Manhattan };
         let cases = [
-            (SearchError::NodeBudgetExhausted { limit: 10, expanded: 10 }, Code::ResourceExhausted),
+            (SearchError::NodeBudgetExhausted { limit: 10, expanded: 10, dimension: 3, plan }, Code::ResourceExhausted),
+            (
+                SearchError::MemoryBudgetExhausted { limit: 1 << 20, held: 1000, nodes: 10, dimension: 20, plan },
+                Code::ResourceExhausted,
+            ),
+            (
+                SearchError::TimeLimitExceeded { limit: Duration::from_secs(1), expanded: 3, dimension: 5, plan },
+                Code::ResourceExhausted,
+            ),
             (SearchError::DeadlineExceeded { elapsed: Duration::from_millis(5), expanded: 3 }, Code::DeadlineExceeded),
             (SearchError::Cancelled { expanded: 3 }, Code::Cancelled),
             (

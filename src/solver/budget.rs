@@ -1,8 +1,13 @@
-//! The limits a search runs under, and `Meter`: the accounting every search shares. It counts nodes, enforces the node budget, and
-//! every few thousand nodes polls the stop flag and the deadline and hands a progress report
-//! out, so the hot loops pay one increment and one compare per node.
+//! The limits a search runs under, and `Meter`: the accounting every search shares. It counts
+//! nodes and enforces the node budget, tells a search its memory budget, and every few thousand
+//! nodes polls the stop flag and the time limits and hands a progress report out, so the hot
+//! loops pay one increment and one compare per node.
+//!
+//! Two clocks bound a search: the caller's deadline ([`Options::deadline`]) and the search's own
+//! time limit ([`Options::max_search_time`]); the earlier one stops it, and the error says which
+//! ([`SearchError::DeadlineExceeded`] or [`SearchError::TimeLimitExceeded`]).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::{Options, Plan, Progress, ProgressReport, SearchError, SearchStats, Stop};
 
@@ -10,11 +15,38 @@ use super::{Options, Plan, Progress, ProgressReport, SearchError, SearchStats, S
 /// About a millisecond of work for the fastest search, so a stop is seen well within 100 ms.
 pub const CHECK_INTERVAL: u64 = 4096;
 
+/// The clock that ends a search first.
+#[derive(Debug, Clone, Copy)]
+enum Clock {
+    /// The caller's deadline.
+    Deadline(Instant),
+    /// The search's own time limit, this long after it started.
+    TimeLimit(Instant, Duration),
+}
+
+impl Clock {
+    /// The earlier of the caller's `deadline` and `started` + `limit`.
+    fn earliest(started: Instant, deadline: Option<Instant>, limit: Option<Duration>) -> Option<Clock> {
+        let limit = limit.and_then(|limit| Some(Clock::TimeLimit(started.checked_add(limit)?, limit)));
+        let deadline = deadline.map(Clock::Deadline);
+        [deadline, limit].into_iter().flatten().min_by_key(|clock| clock.at())
+    }
+
+    fn at(self) -> Instant {
+        match self {
+            Clock::Deadline(at) | Clock::TimeLimit(at, _) => at,
+        }
+    }
+}
+
 /// Node counts, limits and the progress channel of one running search.
 pub struct Meter<'a> {
     started: Instant,
-    deadline: Option<Instant>,
+    clock: Option<Clock>,
     max_expanded: u64,
+    max_memory: u64,
+    dimension: usize,
+    plan: Plan,
     next_check: u64,
     progress: &'a mut dyn Progress,
     stop: &'a Stop,
@@ -27,12 +59,22 @@ pub struct Meter<'a> {
 }
 
 impl<'a> Meter<'a> {
-    /// A meter for a search starting now under `options`.
-    pub fn new(options: &Options, progress: &'a mut dyn Progress, stop: &'a Stop) -> Meter<'a> {
+    /// A meter for `plan` on a board of dimension `dimension`, starting now under `options`.
+    pub fn new(
+        options: &Options,
+        plan: Plan,
+        dimension: usize,
+        progress: &'a mut dyn Progress,
+        stop: &'a Stop,
+    ) -> Meter<'a> {
+        let started = Instant::now();
         Meter {
-            started: Instant::now(),
-            deadline: options.deadline,
+            started,
+            clock: Clock::earliest(started, options.deadline, options.max_search_time),
             max_expanded: options.max_expanded_nodes,
+            max_memory: options.max_memory_bytes,
+            dimension,
+            plan,
             next_check: 0,
             progress,
             stop,
@@ -43,12 +85,17 @@ impl<'a> Meter<'a> {
     }
 
     /// Counts one expanded node. Every [`CHECK_INTERVAL`] nodes (and on the first) it checks the
-    /// stop flag and the deadline and reports progress with `priority` and the frontier size
+    /// stop flag and the clocks and reports progress with `priority` and the frontier size
     /// that `frontier` gives; the closure runs only then.
     #[inline]
     pub fn expand(&mut self, priority: u32, frontier: impl FnOnce() -> u64) -> Result<(), SearchError> {
         if self.expanded >= self.max_expanded {
-            return Err(SearchError::NodeBudgetExhausted { limit: self.max_expanded, expanded: self.expanded });
+            return Err(SearchError::NodeBudgetExhausted {
+                limit: self.max_expanded,
+                expanded: self.expanded,
+                dimension: self.dimension,
+                plan: self.plan,
+            });
         }
         if self.expanded >= self.next_check {
             self.checkpoint(priority, frontier())?;
@@ -57,7 +104,7 @@ impl<'a> Meter<'a> {
         Ok(())
     }
 
-    /// Polls the stop flag and the deadline, and reports progress.
+    /// Polls the stop flag and the clocks, and reports progress.
     #[cold]
     pub fn checkpoint(&mut self, priority: u32, frontier: u64) -> Result<(), SearchError> {
         self.next_check = self.expanded + CHECK_INTERVAL;
@@ -65,8 +112,9 @@ impl<'a> Meter<'a> {
         if self.stop.is_stopped() {
             return Err(SearchError::Cancelled { expanded: self.expanded });
         }
-        if self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
-            return Err(SearchError::DeadlineExceeded { elapsed: self.started.elapsed(), expanded: self.expanded });
+        match self.clock {
+            Some(clock) if Instant::now() >= clock.at() => return Err(self.out_of_time(clock)),
+            _ => {}
         }
         self.progress.report(&ProgressReport {
             nodes_expanded: self.expanded,
@@ -78,15 +126,67 @@ impl<'a> Meter<'a> {
         Ok(())
     }
 
-    /// The final figures, for the [`Plan`] that ran.
-    pub fn stats(&self, plan: Plan) -> SearchStats {
+    fn out_of_time(&self, clock: Clock) -> SearchError {
+        match clock {
+            Clock::Deadline(_) => {
+                SearchError::DeadlineExceeded { elapsed: self.started.elapsed(), expanded: self.expanded }
+            }
+            Clock::TimeLimit(_, limit) => SearchError::TimeLimitExceeded {
+                limit,
+                expanded: self.expanded,
+                dimension: self.dimension,
+                plan: self.plan,
+            },
+        }
+    }
+
+    /// The bytes a search may hold (see [`Options::max_memory_bytes`]).
+    pub fn max_memory_bytes(&self) -> u64 {
+        self.max_memory
+    }
+
+    /// The error for a search that holds `held` bytes for `nodes` nodes and cannot grow
+    /// within its memory budget.
+    pub fn memory_exhausted(&self, held: u64, nodes: u64) -> SearchError {
+        SearchError::MemoryBudgetExhausted {
+            limit: self.max_memory,
+            held,
+            nodes,
+            dimension: self.dimension,
+            plan: self.plan,
+        }
+    }
+
+    /// The final figures.
+    pub fn stats(&self) -> SearchStats {
         SearchStats {
-            algorithm: plan.algorithm,
-            heuristic: plan.heuristic,
+            algorithm: self.plan.algorithm,
+            heuristic: self.plan.heuristic,
             nodes_expanded: self.expanded,
             nodes_generated: self.generated,
             max_frontier: self.max_frontier,
             elapsed: self.started.elapsed(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_earlier_clock_wins_and_is_named() {
+        let started = Instant::now();
+        let soon = started + Duration::from_secs(1);
+        let minute = Duration::from_secs(60);
+        assert!(matches!(Clock::earliest(started, Some(soon), Some(minute)), Some(Clock::Deadline(at)) if at == soon));
+        let late = started + Duration::from_secs(3600);
+        assert!(matches!(
+            Clock::earliest(started, Some(late), Some(minute)),
+            Some(Clock::TimeLimit(at, limit)) if at == started + minute && limit == minute
+        ));
+        assert!(matches!(Clock::earliest(started, None, Some(minute)), Some(Clock::TimeLimit(..))));
+        assert!(Clock::earliest(started, None, None).is_none());
+        assert!(Clock::earliest(started, None, Some(Duration::MAX)).is_none(), "a limit past the end of time is none");
     }
 }

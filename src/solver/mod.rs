@@ -1,5 +1,5 @@
 //! The Solver API: one entry point, [`solve`], that picks an algorithm and heuristic for the
-//! board, runs it under a node budget, a deadline and a stop flag, reports progress through a
+//! board, runs it under memory, time and node budgets and a stop flag, reports progress through a
 //! callback, and checks the path it returns move by move before calling it a [`Solution`].
 //!
 //! Every algorithm behind it is optimal: it returns a shortest path or an error, never a longer
@@ -7,10 +7,12 @@
 //! them into boards and steps, and checking them, happens once, here.
 //!
 //! - `budget`: the [`Meter`] every search shares: limits, the stop flag, progress pacing.
+//! - `advice`: what an error suggests when a budget runs out, by board size.
 //! - [`search`]: the spec's A* and IDA*, one file each.
 //! - [`heuristic`]: the [`heuristic::Estimator`] trait and the per-tile and linear-conflict bounds.
 //! - [`pdb`]: pattern databases: partition, lookup, build, file and cache.
 
+mod advice;
 mod budget;
 pub mod heuristic;
 pub mod pdb;
@@ -21,12 +23,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use bytesize::ByteSize;
 use thiserror::Error;
 
 use crate::board::{Board, Direction, Step};
 
+pub use advice::stronger_methods;
 pub use budget::{CHECK_INTERVAL, Meter};
-pub use pdb::{DatabaseSlot, Partition, PatternDatabases, PdbError, default_cache_dir};
+pub use pdb::{DatabaseSlot, Partition, PatternDatabases, PdbError, cache_dir, default_cache_dir};
 
 /// Which search to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -120,15 +124,26 @@ impl std::str::FromStr for Heuristic {
 }
 
 /// What to run and how far it may go.
+///
+/// The defaults bound every search by memory ([`DEFAULT_MAX_MEMORY_BYTES`]) and time
+/// ([`DEFAULT_MAX_SEARCH_TIME`]) but not by nodes: IDA* needs no memory and may expand billions.
 #[derive(Debug, Clone)]
 pub struct Options {
     /// The search; `Auto` picks for the board's size.
     pub algorithm: Algorithm,
     /// The heuristic; `Auto` picks the strongest the algorithm has.
     pub heuristic: Heuristic,
-    /// The search fails with [`SearchError::NodeBudgetExhausted`] after expanding this many nodes.
+    /// The search fails with [`SearchError::NodeBudgetExhausted`] after expanding this many
+    /// nodes; `u64::MAX` (the default) for no cap.
     pub max_expanded_nodes: u64,
-    /// The search fails with [`SearchError::DeadlineExceeded`] once this instant has passed.
+    /// The bytes A* may hold (nodes, closed set and frontier, counted by capacity); past them
+    /// it fails with [`SearchError::MemoryBudgetExhausted`]. `search::astar` documents the bytes
+    /// per node for each board size. IDA* holds only its path.
+    pub max_memory_bytes: u64,
+    /// The search fails with [`SearchError::TimeLimitExceeded`] after running this long.
+    pub max_search_time: Option<Duration>,
+    /// The caller's deadline: the search fails with [`SearchError::DeadlineExceeded`] once this
+    /// instant has passed.
     pub deadline: Option<Instant>,
     /// Loaded 4×4 pattern databases (see [`PatternDatabases::load_or_build`]). With them, `Auto`
     /// solves a 4×4 board with IDA* and the databases; without them, with IDA* and linear
@@ -136,16 +151,22 @@ pub struct Options {
     pub pattern_databases: Option<Arc<PatternDatabases>>,
 }
 
-/// The default node budget: any 3×3 board and most 4×4 boards with A*, which at about 106 bytes
-/// per expanded node (see `astar`) keeps one A* search near 2 GiB.
-pub const DEFAULT_MAX_EXPANDED_NODES: u64 = 20_000_000;
+/// The default of [`Options::max_memory_bytes`]: 2 GiB, tens of millions of 4×4 A* nodes, so
+/// two searches at once fit a small machine.
+pub const DEFAULT_MAX_MEMORY_BYTES: u64 = 2 << 30;
+
+/// The default of [`Options::max_search_time`]: 10 minutes, longer than any 4×4 board takes
+/// with IDA* and pattern databases.
+pub const DEFAULT_MAX_SEARCH_TIME: Duration = Duration::from_secs(600);
 
 impl Default for Options {
     fn default() -> Options {
         Options {
             algorithm: Algorithm::Auto,
             heuristic: Heuristic::Auto,
-            max_expanded_nodes: DEFAULT_MAX_EXPANDED_NODES,
+            max_expanded_nodes: u64::MAX,
+            max_memory_bytes: DEFAULT_MAX_MEMORY_BYTES,
+            max_search_time: Some(DEFAULT_MAX_SEARCH_TIME),
             deadline: None,
             pattern_databases: None,
         }
@@ -301,24 +322,88 @@ impl Solution {
     }
 }
 
-/// Why a search gave no answer.
+/// Why a search gave no answer. A budget's error names the limit, the method that ran
+/// ([`Plan`]) and the board size, and suggests only methods that exist for that size
+/// ([`stronger_methods`]).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum SearchError {
-    /// The node budget ran out before the goal was reached.
+    /// The node budget ([`Options::max_expanded_nodes`]) ran out before the goal was reached.
     #[error(
-        "node budget exhausted: expanded {expanded} nodes (limit {limit}) without reaching the goal; \
-         raise max_expanded_nodes or use a stronger method (IDA* with a pattern database)"
+        "node budget exhausted: {plan} expanded {expanded} nodes (limit {limit}) on a {dimension}x{dimension} \
+         board without reaching the goal; raise max_expanded_nodes, or {}",
+        stronger_methods(*dimension, *plan)
     )]
-    NodeBudgetExhausted { limit: u64, expanded: u64 },
-    /// The deadline passed.
-    #[error("deadline exceeded after {elapsed:?} and {expanded} expanded nodes")]
-    DeadlineExceeded { elapsed: Duration, expanded: u64 },
+    NodeBudgetExhausted {
+        /// The node budget the search had.
+        limit: u64,
+        /// The nodes it expanded.
+        expanded: u64,
+        /// The board's N.
+        dimension: usize,
+        /// The method that ran.
+        plan: Plan,
+    },
+    /// The memory budget ([`Options::max_memory_bytes`]) could not hold the next nodes.
+    #[error(
+        "memory budget exhausted: {plan} holds {nodes} nodes in {} on a {dimension}x{dimension} board and \
+         would pass the search memory limit of {} growing further; {}",
+        ByteSize(*held), ByteSize(*limit), stronger_methods(*dimension, *plan)
+    )]
+    MemoryBudgetExhausted {
+        /// The memory budget in bytes.
+        limit: u64,
+        /// The bytes the search held when it stopped.
+        held: u64,
+        /// The nodes it held.
+        nodes: u64,
+        /// The board's N.
+        dimension: usize,
+        /// The method that ran.
+        plan: Plan,
+    },
+    /// The search's own time limit ([`Options::max_search_time`]) passed before the caller's deadline.
+    #[error(
+        "search time limit of {} reached (not the caller's deadline): {plan} expanded {expanded} nodes on a \
+         {dimension}x{dimension} board; {}",
+        humantime::format_duration(*limit), stronger_methods(*dimension, *plan)
+    )]
+    TimeLimitExceeded {
+        /// The search's time limit.
+        limit: Duration,
+        /// The nodes it expanded.
+        expanded: u64,
+        /// The board's N.
+        dimension: usize,
+        /// The method that ran.
+        plan: Plan,
+    },
+    /// The caller's deadline ([`Options::deadline`]) passed.
+    #[error("the caller's deadline passed after {elapsed:?} and {expanded} expanded nodes")]
+    DeadlineExceeded {
+        /// How long the search ran.
+        elapsed: Duration,
+        /// The nodes it expanded.
+        expanded: u64,
+    },
     /// The stop flag was raised.
     #[error("search cancelled after {expanded} expanded nodes")]
-    Cancelled { expanded: u64 },
+    Cancelled {
+        /// The nodes expanded before the stop.
+        expanded: u64,
+    },
     /// The algorithm and heuristic asked for cannot run on this board.
     #[error("{algorithm} with {heuristic} is not available for {dimension}x{dimension} boards: {reason}")]
-    Unsupported { algorithm: Algorithm, heuristic: Heuristic, dimension: usize, reason: String },
+    Unsupported {
+        /// The algorithm asked for.
+        algorithm: Algorithm,
+        /// The heuristic asked for.
+        heuristic: Heuristic,
+        /// The board's N.
+        dimension: usize,
+        /// Why they cannot run on it.
+        reason: String,
+    },
     /// The pattern databases were asked for but are not loaded: a server is still loading or
     /// building them (a retry later succeeds), or a library caller gave none.
     #[error("the pattern databases are not loaded (yet): retry later, or ask for linear conflict, which needs none")]
@@ -335,6 +420,17 @@ pub struct Plan {
     pub algorithm: Algorithm,
     /// Never `Auto`.
     pub heuristic: Heuristic,
+}
+
+impl fmt::Display for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let algorithm = match self.algorithm {
+            Algorithm::AStar => "A*",
+            Algorithm::IdaStar => "IDA*",
+            Algorithm::Auto => "auto",
+        };
+        write!(f, "{algorithm} with {}", self.heuristic)
+    }
 }
 
 /// Resolves `Auto` for a board of dimension `dimension`, and refuses combinations that cannot
@@ -386,8 +482,8 @@ pub fn wants_pattern_databases(dimension: usize, algorithm: Algorithm, heuristic
 /// Solves `board` optimally, or finds it unsolvable (moves = -1, no boards, no search).
 ///
 /// `progress` is called every few thousand nodes with a [`ProgressReport`]; the search stops
-/// with an error when `stop` is raised, the deadline in `options` passes, or the node budget is
-/// spent.
+/// with an error when `stop` is raised, the caller's deadline or the time limit in `options`
+/// passes, or the node or memory budget is spent. A* gives all its memory back when it returns.
 pub fn solve(
     board: &Board,
     options: &Options,
@@ -398,11 +494,11 @@ pub fn solve(
     if !board.is_solvable() {
         return Ok(Solution::unsolvable(board));
     }
-    let mut meter = Meter::new(options, progress, stop);
+    let mut meter = Meter::new(options, plan, board.dimension(), progress, stop);
     let path = match plan.algorithm {
         Algorithm::AStar => search::astar::search(board, plan.heuristic, &mut meter)?,
         _ => search::idastar::search(board, plan.heuristic, options.pattern_databases.as_deref(), &mut meter)?,
     };
-    let stats = meter.stats(plan);
+    let stats = meter.stats();
     Solution::from_path(board, &path, stats)
 }

@@ -22,7 +22,9 @@ mkdir -p "$here/gen"
 port=$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 # The server's log goes to a file, shown only if the test fails.
 log="$here/gen/server.log"
-"$server" --listen "127.0.0.1:$port" 2>"$log" &
+# No pattern databases: the test sends no 4×4 board, and the default would load or build the
+# 7-8 tables in the user's cache.
+"$server" --listen "127.0.0.1:$port" --no-pattern-db 2>"$log" &
 server_pid=$!
 trap 'kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true' EXIT
 

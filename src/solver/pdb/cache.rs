@@ -38,6 +38,12 @@ pub fn default_cache_dir() -> Result<PathBuf, PdbError> {
         .ok_or(PdbError::NoCacheDir)
 }
 
+/// The cache directory a program uses: `chosen` (its `--cache-dir` flag) when given, else
+/// [`default_cache_dir`]. Every binary resolves its flag here, so they all agree on the default.
+pub fn cache_dir(chosen: Option<&Path>) -> Result<PathBuf, PdbError> {
+    chosen.map_or_else(default_cache_dir, |dir| Ok(dir.to_path_buf()))
+}
+
 /// The file name for `partition`, which names the pattern sizes, a digest of their tiles and the
 /// format version, so different partitions and versions never share a file.
 pub fn file_name(partition: &Partition) -> String {

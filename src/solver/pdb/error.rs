@@ -9,6 +9,7 @@ use super::file::FORMAT_VERSION;
 
 /// Why pattern databases could not be built, read or written.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum PdbError {
     /// The partition is not a set of disjoint patterns covering the 15 tiles.
     #[error("invalid partition: {0}")]
@@ -18,22 +19,52 @@ pub enum PdbError {
     BuildFailed,
     /// Reading or writing the file failed.
     #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: io::Error },
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
     /// The file does not start with the magic bytes.
     #[error("{}: not a pattern-database file", path.display())]
-    BadMagic { path: PathBuf },
+    BadMagic {
+        /// The file.
+        path: PathBuf,
+    },
     /// The file was written by another version of the format.
     #[error("{}: format version {found}, expected {FORMAT_VERSION}", path.display())]
-    OldVersion { path: PathBuf, found: u32 },
+    OldVersion {
+        /// The file.
+        path: PathBuf,
+        /// The format version the file states.
+        found: u32,
+    },
     /// The file holds another board size or partition.
     #[error("{}: built for another board or partition", path.display())]
-    PartitionMismatch { path: PathBuf },
+    PartitionMismatch {
+        /// The file.
+        path: PathBuf,
+    },
     /// The file is shorter or longer than its header says.
     #[error("{}: {actual} bytes, expected {expected}", path.display())]
-    WrongSize { path: PathBuf, expected: u64, actual: u64 },
+    WrongSize {
+        /// The file.
+        path: PathBuf,
+        /// The size its header implies, in bytes.
+        expected: u64,
+        /// Its real size, in bytes.
+        actual: u64,
+    },
     /// The contents do not match the stored checksum.
     #[error("{}: checksum mismatch (stored {stored:016x}, computed {computed:016x})", path.display())]
-    ChecksumMismatch { path: PathBuf, stored: u64, computed: u64 },
+    ChecksumMismatch {
+        /// The file.
+        path: PathBuf,
+        /// The checksum in the file.
+        stored: u64,
+        /// The checksum of its contents.
+        computed: u64,
+    },
     /// No cache directory could be found.
     #[error("no cache directory: set NPUZZLE_CACHE_DIR, XDG_CACHE_HOME or HOME")]
     NoCacheDir,

@@ -16,7 +16,7 @@ pub mod file;
 pub mod lookup;
 pub mod partition;
 
-pub use cache::{DatabaseSlot, default_cache_dir};
+pub use cache::{DatabaseSlot, cache_dir, default_cache_dir};
 pub use error::PdbError;
 pub use lookup::{PatternDatabases, PatternHeuristic};
 pub use partition::Partition;

@@ -3,8 +3,8 @@
 //!
 //! - [`astar`]: the spec's A*, with previous-board pruning and a closed set.
 //! - [`idastar`]: IDA* over any [`Estimator`](super::heuristic::Estimator).
-//! - `packed`: boards packed into machine words for A*'s node arena and closed set.
+//! - `arena`: A*'s states, each stored once: packed words, or one flat vector for large boards.
 
+mod arena;
 pub mod astar;
 pub mod idastar;
-mod packed;

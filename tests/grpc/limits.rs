@@ -2,13 +2,16 @@
 //! shown by the server's running-search count falling to 0; the node budget and a full server
 //! answer RESOURCE_EXHAUSTED.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 
-use common::{board, config, hard_request, hard_stream_request, report_stop, slow_options, solve_request, start};
+use crate::common::{
+    board, config, hard_request, hard_stream_request, report_stop, slow_options, solve_request, start,
+};
 use npuzzle::proto::{self, solve_stream_response::Event};
 use npuzzle::server::Config;
+use npuzzle::service::Limits;
 use tonic::{Code, Request};
 
 #[tokio::test]
@@ -78,7 +81,8 @@ async fn the_node_budget_answers_resource_exhausted_naming_the_limit() {
 
 #[tokio::test]
 async fn a_budget_above_the_servers_cap_is_clamped_to_the_cap() {
-    let server = start(Config { max_expanded_nodes: 3000, ..config() }).await;
+    let server =
+        start(Config { limits: Limits { max_expanded_nodes: Some(3000), ..config().limits }, ..config() }).await;
     let options = proto::SolveOptions { max_expanded_nodes: 1_000_000_000, ..slow_options() };
     let request = solve_request(board(4, &common::HARD_4X4), Some(options));
     let status = server.client().await.solve(request).await.expect_err("the capped budget runs out");
@@ -89,7 +93,9 @@ async fn a_budget_above_the_servers_cap_is_clamped_to_the_cap() {
 #[tokio::test]
 async fn a_full_server_answers_resource_exhausted_after_its_queue_timeout() {
     let queue_timeout = Duration::from_millis(50);
-    let server = start(Config { max_concurrent_solves: 1, queue_timeout, ..config() }).await;
+    let server =
+        start(Config { limits: Limits { max_concurrent_solves: 1, queue_timeout, ..config().limits }, ..config() })
+            .await;
     let mut busy = server.client().await.solve_stream(hard_stream_request()).await.expect("starts").into_inner();
     busy.message().await.expect("a first message").expect("the stream is open");
     server.wait_for_running(1).await;

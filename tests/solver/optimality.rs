@@ -1,15 +1,13 @@
 //! Property test: random 3×3 boards, solvable or not, get exactly the breadth-first distance
 //! with every built-in method, and a path that checks out move by move.
 
-mod support;
-
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
+use crate::support::{assert_valid_solution, bfs_distances};
 use npuzzle::solver::{NoProgress, Options, Stop};
 use npuzzle::{Algorithm, Board, Heuristic};
 use proptest::prelude::*;
-use support::{assert_valid_solution, bfs_distances};
 
 static DISTANCES: LazyLock<HashMap<Vec<u16>, u32>> = LazyLock::new(|| bfs_distances(3));
 

@@ -1,9 +1,9 @@
 //! End to end over real gRPC: `Solve` and `SolveStream` answers (the event order included),
 //! unsolvable boards, and every malformed request refused with the status that names it.
 
-mod common;
+use crate::common;
 
-use common::{HARDEST_3X3, PUZZLE04, UNSOLVABLE_3X3, board, config, solve_request, start, stream_request};
+use crate::common::{HARDEST_3X3, PUZZLE04, UNSOLVABLE_3X3, board, config, solve_request, start, stream_request};
 use npuzzle::proto::{self, solve_request::Puzzle, solve_stream_response::Event};
 use npuzzle::server::Config;
 use tonic::Code;

@@ -1,11 +1,9 @@
 //! The sample puzzles in `puzzles/`: each parses, solves in its manifest's move count with a
 //! checked path, and the 2×2 and 3×3 counts agree with an independent breadth-first search.
 
-mod support;
-
+use crate::support::{assert_valid_solution, bfs_distances, sample_puzzles};
 use npuzzle::solver::{NoProgress, Options, Stop};
 use npuzzle::text::parse_board;
-use support::{assert_valid_solution, bfs_distances, sample_puzzles};
 
 #[test]
 fn manifest_covers_every_size_from_two_to_five() {

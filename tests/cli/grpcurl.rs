@@ -46,7 +46,9 @@ impl Server {
         // The OS hands out a free port; the server binds it again a moment later.
         let address = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port");
         let child = Command::new(env!("CARGO_BIN_EXE_npuzzle-server"))
-            .args(["--listen", &address.to_string(), "--progress-interval-ms", "20"])
+            // No pattern databases: these tests send no 4×4 board, and the default would load
+            // or build the 7-8 tables in the user's cache.
+            .args(["--listen", &address.to_string(), "--progress-interval-ms", "20", "--no-pattern-db"])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())

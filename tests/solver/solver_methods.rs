@@ -4,17 +4,17 @@
 //! breadth-first search, with its incremental update equal to a fresh evaluation after every
 //! slide.
 
-mod support;
+use crate::support;
 
 use std::collections::{HashMap, VecDeque};
 
+use crate::support::{Rng, board, random_walk, small_databases, solve_with};
 use npuzzle::board::tile_to_slide;
 use npuzzle::solver::heuristic::Estimator;
 use npuzzle::solver::heuristic::linear_conflict::LinearConflict;
 use npuzzle::solver::heuristic::manhattan::{Hamming, Manhattan};
 use npuzzle::solver::{SearchError, plan};
 use npuzzle::{Algorithm, Board, Direction, Heuristic, Options};
-use support::{Rng, board, random_walk, small_databases, solve_with};
 
 #[test]
 fn auto_picks_by_board_size_and_loaded_databases() {

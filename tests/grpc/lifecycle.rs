@@ -2,11 +2,11 @@
 //! graceful shutdown that turns health NOT_SERVING, lets short searches finish, stops long ones
 //! and returns `Ok`.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
-use common::{HARDEST_3X3, board, config, hard_stream_request, start, stream_request};
+use crate::common::{HARDEST_3X3, board, config, hard_stream_request, start, stream_request};
 use npuzzle::proto::solve_stream_response::Event;
 use npuzzle::server::Config;
 use tokio_stream::StreamExt;

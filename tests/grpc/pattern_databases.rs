@@ -2,12 +2,13 @@
 //! databases are not there yet, with the databases once they are, and the Princeton 78-move
 //! board solves through the service.
 
-mod common;
-mod support;
+use crate::common;
+use crate::support;
 
-use common::{board, config, solve_request, start};
+use crate::common::{board, config, solve_request, start};
 use npuzzle::proto;
 use npuzzle::server::Config;
+use npuzzle::service::Limits;
 use npuzzle::solver::DatabaseSlot;
 use tonic::Code;
 
@@ -47,7 +48,8 @@ async fn four_by_four_boards_use_the_databases_once_they_arrive() {
 async fn the_princeton_78_move_board_solves_through_the_service() {
     let databases = DatabaseSlot::new();
     databases.fill(support::small_databases());
-    let server = start(Config { pattern_databases: databases, max_expanded_nodes: 100_000_000, ..config() }).await;
+    let limits = Limits { max_expanded_nodes: Some(100_000_000), ..config().limits };
+    let server = start(Config { pattern_databases: databases, limits, ..config() }).await;
     let solution = solve(&server, &PRINCETON_78, None).await;
     assert_eq!(solution.moves, 78);
     assert_eq!(solution.boards.len(), 79);

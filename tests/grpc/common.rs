@@ -2,13 +2,12 @@
 //! connected to it over TCP, the boards the tests send, and a poll of the running-search
 //! count that shows a search really stopped.
 
-#![allow(dead_code, reason = "each test binary uses part of this module")]
-
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use npuzzle::proto::{self, solve_request, solve_stream_request};
 use npuzzle::server::{Config, Server, ServerError};
+use npuzzle::service::Limits;
 use npuzzle::service::RunningSearches;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
@@ -50,9 +49,12 @@ pub struct TestServer {
 /// failed, so its test fails rather than hangs (about 1 GiB of A* nodes).
 pub fn config() -> Config {
     Config {
-        max_concurrent_solves: 2,
-        max_expanded_nodes: 10_000_000,
-        queue_timeout: Duration::from_millis(200),
+        limits: Limits {
+            max_concurrent_solves: 2,
+            max_expanded_nodes: Some(10_000_000),
+            queue_timeout: Duration::from_millis(200),
+            ..Limits::default()
+        },
         drain_timeout: Duration::from_millis(300),
         ..Config::default()
     }

@@ -10,7 +10,7 @@ fn spec_output(input: &str, options: &Options) -> String {
 }
 
 /// The spec's example output for puzzle04, byte for byte (see the notes in SPEC.md).
-const PUZZLE04_OUTPUT: &str = include_str!("data/puzzle04.out");
+const PUZZLE04_OUTPUT: &str = include_str!("../data/puzzle04.out");
 
 #[test]
 fn puzzle04_prints_the_spec_output_byte_for_byte() {

@@ -5,13 +5,11 @@
 //! The runs are short here (`NPUZZLE_LOAD_SECONDS`, 6 s by default, split in two halves); the
 //! README gives the 60-second run.
 
-mod process;
-
 use std::time::Duration;
 
+use crate::process::Process;
 use npuzzle::load::mix::Kind;
 use npuzzle::load::{self, Config, Outcome};
-use process::Process;
 
 /// How long the load test runs, in seconds.
 fn load_seconds() -> u64 {

@@ -2,10 +2,10 @@
 //! lengths with the 6-6-3 databases (built once into the target directory, in seconds), and the
 //! two hardest Princeton 4×4 files solve.
 
-mod support;
+use crate::support;
 
+use crate::support::{board, small_databases, solve_with};
 use npuzzle::{Algorithm, Heuristic};
-use support::{board, small_databases, solve_with};
 
 /// The ten Korf (1985) instances that take the fewest nodes, in our goal convention, with
 /// their published optimal lengths: (instance number, optimal moves, tiles).

@@ -2,16 +2,14 @@
 //! every one is solved in its published optimal count, or found unsolvable, and each solution
 //! is checked move by move. Skips with a note when the files are absent.
 
-mod support;
-
 use std::time::Instant;
 
+use crate::support::{assert_valid_solution, princeton_dir};
 use npuzzle::solver::{NoProgress, Options, Stop};
 use npuzzle::text::parse_board;
-use support::{assert_valid_solution, princeton_dir};
 
 /// The two files that need the pattern databases to finish within the node budget; this test
-/// runs without them, and `tests/korf.rs` and `tests/grpc_pattern_databases.rs` cover them.
+/// runs without them, and `tests/solver/korf.rs` and `tests/grpc/pattern_databases.rs` cover them.
 const NEED_PATTERN_DATABASES: &[&str] = &["puzzle4x4-78.txt", "puzzle4x4-80.txt"];
 
 #[test]

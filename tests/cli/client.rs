@@ -6,17 +6,28 @@ use std::io::Write;
 use std::net::TcpListener;
 use std::process::{Command, Output, Stdio};
 
-const PUZZLE04: &str = include_str!("../puzzles/puzzle04.txt");
-const UNSOLVABLE: &str = include_str!("../puzzles/puzzle3x3-unsolvable.txt");
+const PUZZLE04: &str = include_str!("../../puzzles/puzzle04.txt");
+const UNSOLVABLE: &str = include_str!("../../puzzles/puzzle3x3-unsolvable.txt");
 /// The spec's example output for puzzle04, byte for byte (see the notes in SPEC.md).
-const PUZZLE04_SOLUTION: &str = include_str!("data/puzzle04.out");
+const PUZZLE04_SOLUTION: &str = include_str!("../data/puzzle04.out");
 /// Princeton's puzzle4x4-hard1 (38 moves): far beyond a fraction of a second for A* with Hamming.
 const HARD_4X4: &str = "4\n 5  4  3  8\n 9  2  6  1\n 0 13 14  7\n15 11 10 12\n";
 
+/// The pattern-database cache of every client run here, under the target directory: a test
+/// never writes into the user's cache.
+const CACHE_DIR: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/pattern-databases");
+
+/// The client as a test runs it: no `NPUZZLE_ADDR`, and [`CACHE_DIR`] as its cache.
+fn client_command() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle-client"));
+    command.env_remove("NPUZZLE_ADDR").env("NPUZZLE_CACHE_DIR", CACHE_DIR);
+    command
+}
+
 /// Runs the client with `args`, `stdin` as its input, and no `NPUZZLE_ADDR` unless `env` sets it.
 fn client(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle-client"));
-    command.args(args).env_remove("NPUZZLE_ADDR").envs(env.iter().copied());
+    let mut command = client_command();
+    command.args(args).envs(env.iter().copied());
     let mut child =
         command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the client starts");
     child.stdin.take().expect("stdin is piped").write_all(stdin).expect("the client reads its input");
@@ -73,6 +84,7 @@ fn stream_draws_progress_when_stderr_is_a_terminal() {
     let output = Command::new("script")
         .args(["--quiet", "--return", "--command", &command, "/dev/null"])
         .env_remove("NPUZZLE_ADDR")
+        .env("NPUZZLE_CACHE_DIR", CACHE_DIR)
         .stdin(Stdio::null())
         .output()
         .expect("script runs");
@@ -180,8 +192,7 @@ fn node_budget_is_a_server_error_with_its_status_name() {
 
 #[test]
 fn closed_stdout_is_a_clean_exit() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle-client"))
-        .env_remove("NPUZZLE_ADDR")
+    let mut child = client_command()
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -196,12 +207,11 @@ fn closed_stdout_is_a_clean_exit() {
 }
 
 /// The 4×4 sample 30 moves from the goal.
-const FOUR_BY_FOUR_30: &str = include_str!("../puzzles/4x4-30.txt");
+const FOUR_BY_FOUR_30: &str = include_str!("../../puzzles/4x4-30.txt");
 
 /// The heuristic the in-process server used, from `--json` output.
 fn heuristic_used(extra_args: &[&str]) -> String {
-    let cache = concat!(env!("CARGO_TARGET_TMPDIR"), "/pattern-databases");
-    let mut args = vec!["--json", "--cache-dir", cache];
+    let mut args = vec!["--json", "--cache-dir", CACHE_DIR];
     args.extend_from_slice(extra_args);
     let output = client(&args, FOUR_BY_FOUR_30.as_bytes(), &[]);
     assert!(output.status.success(), "stderr: {}", stderr(&output));

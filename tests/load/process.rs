@@ -1,8 +1,6 @@
 //! `npuzzle-server` (and other programs) as child processes of a test: started on a free
 //! loopback port, waited for until they accept connections, signalled, and killed when dropped.
 
-#![allow(dead_code, reason = "each test binary uses part of this module")]
-
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};

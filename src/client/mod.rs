@@ -1,0 +1,173 @@
+//! The library's client of npuzzle servers: [`Client`] holds one connection and has one method
+//! per call of the service, [`Client::solve`] (unary) and [`Client::solve_stream`] (progress,
+//! then the Solution). It owns what every caller would otherwise repeat: the address with
+//! `http://` optional, the connect timeout, the largest answer accepted, and the deadline, sent
+//! to the server as `grpc-timeout` and kept by a local timer too, with a passed deadline always
+//! reported as [`ClientError::DeadlineExceeded`] whatever status the server used for it.
+//!
+//! [`Client::embedded`] starts the library's own server in this process (see [`embedded`]) and
+//! connects to it over TCP. [`output`] turns an answer into the spec's text or into JSON.
+
+pub mod embedded;
+mod error;
+pub mod output;
+
+use std::future::Future;
+use std::time::{Duration, Instant};
+
+use tonic::transport::{Channel, Endpoint};
+use tonic::{Code, Request, Status};
+
+pub use error::ClientError;
+pub use output::{ResponseError, code_name, solution_json, solution_text};
+
+use crate::proto::solver_service_client::SolverServiceClient;
+use crate::proto::{self, solve_request, solve_stream_request, solve_stream_response};
+use crate::{Algorithm, Board, Heuristic, server};
+
+/// How long to wait for a TCP connection before calling the server unreachable.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// The largest answer accepted: a long solution of a big board is many boards of N*N tiles.
+pub const MAX_RESPONSE_BYTES: usize = 256 * 1024 * 1024;
+
+/// What a call asks of the server's search; the defaults let the server choose everything.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SolveOptions {
+    /// The search algorithm; `Auto` lets the server pick the fastest optimal one.
+    pub algorithm: Algorithm,
+    /// The heuristic; `Auto` lets the server pick the strongest for the algorithm.
+    pub heuristic: Heuristic,
+    /// Give up after expanding this many nodes; `None` leaves it to the server's own limits.
+    pub max_expanded_nodes: Option<u64>,
+}
+
+impl From<SolveOptions> for proto::SolveOptions {
+    fn from(options: SolveOptions) -> proto::SolveOptions {
+        proto::SolveOptions {
+            algorithm: proto::Algorithm::from(options.algorithm).into(),
+            heuristic: proto::Heuristic::from(options.heuristic).into(),
+            max_expanded_nodes: options.max_expanded_nodes.unwrap_or(0),
+        }
+    }
+}
+
+/// The server's address as an endpoint; `http://` may be left out (`127.0.0.1:50051`).
+pub fn parse_address(address: &str) -> Result<Endpoint, ClientError> {
+    let url = if address.contains("://") { address.to_string() } else { format!("http://{address}") };
+    Endpoint::from_shared(url).map_err(|source| ClientError::Address { address: address.to_string(), source })
+}
+
+/// A connection to an npuzzle server, with the deadline its calls get.
+#[derive(Debug, Clone)]
+pub struct Client {
+    service: SolverServiceClient<Channel>,
+    deadline: Option<Duration>,
+}
+
+impl Client {
+    /// Connects to the server at `address` (`http://` optional).
+    pub async fn connect(address: &str) -> Result<Client, ClientError> {
+        Client::connect_to(parse_address(address)?).await
+    }
+
+    /// Connects to the server at `endpoint`, waiting at most [`CONNECT_TIMEOUT`].
+    pub async fn connect_to(endpoint: Endpoint) -> Result<Client, ClientError> {
+        let uri = endpoint.uri().to_string();
+        let channel = endpoint
+            .connect_timeout(CONNECT_TIMEOUT)
+            .connect()
+            .await
+            .map_err(|source| ClientError::Connect { uri, source })?;
+        let service = SolverServiceClient::new(channel).max_decoding_message_size(MAX_RESPONSE_BYTES);
+        Ok(Client { service, deadline: None })
+    }
+
+    /// Starts `config`'s server inside this process (for the life of the tokio runtime) and
+    /// connects to it.
+    pub async fn embedded(config: server::Config) -> Result<Client, ClientError> {
+        let address = embedded::start(config).await?;
+        Client::connect(&address.to_string()).await
+    }
+
+    /// The same connection, whose calls each end after `deadline` (`None`: no deadline).
+    pub fn with_deadline(self, deadline: Option<Duration>) -> Client {
+        Client { deadline, ..self }
+    }
+
+    /// `Solve`: the optimal solution of `board`, in one answer.
+    pub async fn solve(&self, board: &Board, options: SolveOptions) -> Result<proto::Solution, ClientError> {
+        let message = proto::SolveRequest {
+            puzzle: Some(solve_request::Puzzle::Board(board.into())),
+            options: Some(options.into()),
+        };
+        let request = self.request(message);
+        let mut service = self.service.clone();
+        self.within_deadline(async move { Ok(service.solve(request).await?.into_inner().solution) }).await
+    }
+
+    /// `SolveStream`: the optimal solution of `board`, with each Progress message handed to
+    /// `on_progress` as it comes (at the server's own interval).
+    pub async fn solve_stream(
+        &self,
+        board: &Board,
+        options: SolveOptions,
+        mut on_progress: impl FnMut(&proto::Progress),
+    ) -> Result<proto::Solution, ClientError> {
+        let message = proto::SolveStreamRequest {
+            puzzle: Some(solve_stream_request::Puzzle::Board(board.into())),
+            options: Some(options.into()),
+            // The server's own default.
+            progress_interval_ms: 0,
+        };
+        let request = self.request(message);
+        let mut service = self.service.clone();
+        self.within_deadline(async move {
+            let mut stream = service.solve_stream(request).await?.into_inner();
+            while let Some(message) = stream.message().await? {
+                match message.event {
+                    Some(solve_stream_response::Event::Progress(progress)) => on_progress(&progress),
+                    Some(solve_stream_response::Event::Solution(solution)) => return Ok(Some(solution)),
+                    None => {}
+                }
+            }
+            Ok(None)
+        })
+        .await
+    }
+
+    /// A request that tells the server the deadline (`grpc-timeout`), so the search stops there.
+    fn request<T>(&self, message: T) -> Request<T> {
+        let mut request = Request::new(message);
+        if let Some(deadline) = self.deadline {
+            request.set_timeout(deadline);
+        }
+        request
+    }
+
+    /// Runs `call` within the deadline: the server stops at the deadline it is sent, and a local
+    /// timer covers a server that does not.
+    async fn within_deadline(
+        &self,
+        call: impl Future<Output = Result<Option<proto::Solution>, Status>>,
+    ) -> Result<proto::Solution, ClientError> {
+        let started = Instant::now();
+        let answer = match self.deadline {
+            Some(deadline) => tokio::time::timeout(deadline, call)
+                .await
+                .unwrap_or_else(|_| Err(Status::deadline_exceeded("the deadline passed"))),
+            None => call.await,
+        };
+        match (answer, self.deadline) {
+            (Ok(solution), _) => solution.ok_or(ClientError::NoSolution),
+            // tonic's own deadline check on the server answers CANCELLED; past the deadline it
+            // means the same.
+            (Err(status), Some(deadline))
+                if status.code() == Code::DeadlineExceeded
+                    || (status.code() == Code::Cancelled && started.elapsed() >= deadline) =>
+            {
+                Err(ClientError::DeadlineExceeded(deadline))
+            }
+            (Err(status), _) => Err(ClientError::Status(status)),
+        }
+    }
+}

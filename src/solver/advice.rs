@@ -1,0 +1,57 @@
+//! What to try when a search runs out of a budget: the one place that knows which methods
+//! exist for which board size, so every error message names only methods the board can use.
+
+use super::pdb::partition::DIMENSION as PDB_DIMENSION;
+use super::{Algorithm, Heuristic, Plan};
+
+/// The methods stronger than `plan` that exist for an N×N board (`dimension`), as the end of
+/// an error message: "try …", or, when `plan` is already the strongest, what is left to raise.
+///
+/// IDA* with linear conflict runs on any size and needs no memory; pattern databases exist for
+/// 4×4 boards only.
+pub fn stronger_methods(dimension: usize, plan: Plan) -> String {
+    let mut methods = Vec::new();
+    if dimension == PDB_DIMENSION && plan.heuristic != Heuristic::PatternDatabase {
+        methods.push("IDA* with pattern databases (algorithm idastar, heuristic pattern-database)");
+    }
+    let weaker_than_linear_conflict = matches!(plan.heuristic, Heuristic::Hamming | Heuristic::Manhattan);
+    if plan.algorithm == Algorithm::AStar || weaker_than_linear_conflict {
+        methods.push("IDA* with linear conflict (algorithm idastar, heuristic linear-conflict), which needs no memory");
+    }
+    match methods.as_slice() {
+        [] => format!("{plan} is the strongest method for {dimension}x{dimension} boards: allow it more time"),
+        _ => format!("try {}", methods.join(", or ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(algorithm: Algorithm, heuristic: Heuristic) -> Plan {
+        Plan { algorithm, heuristic }
+    }
+
+    #[test]
+    fn pattern_databases_are_suggested_for_four_by_four_only() {
+        let astar = plan(Algorithm::AStar, Heuristic::Manhattan);
+        let four = stronger_methods(4, astar);
+        assert!(four.contains("pattern databases") && four.contains("linear conflict"), "{four}");
+        for dimension in [3, 5, 20] {
+            let other = stronger_methods(dimension, astar);
+            assert!(!other.contains("pattern"), "{other}");
+            assert!(other.contains("IDA* with linear conflict"), "{other}");
+        }
+    }
+
+    #[test]
+    fn the_strongest_method_suggests_only_what_is_left() {
+        let linear_conflict = plan(Algorithm::IdaStar, Heuristic::LinearConflict);
+        let twenty = stronger_methods(20, linear_conflict);
+        assert!(twenty.contains("strongest method for 20x20") && !twenty.contains("try"), "{twenty}");
+        let four = stronger_methods(4, linear_conflict);
+        assert!(four.starts_with("try IDA* with pattern databases") && !four.contains("linear-conflict"), "{four}");
+        let databases = stronger_methods(4, plan(Algorithm::IdaStar, Heuristic::PatternDatabase));
+        assert!(databases.contains("strongest"), "{databases}");
+    }
+}
