@@ -24,6 +24,8 @@
 //! - [`client`] (`client/`): the [`client::Client`] of a server (connect, `solve`,
 //!   `solve_stream`, the deadline); `client/embedded.rs`, the in-process server; `client/output.rs`,
 //!   a server's `Solution` into the spec's stdout or JSON.
+//! - [`load`]: load runs against a local server or proxy: a mix of calls, checked answers,
+//!   latency percentiles and status counts (`npuzzle-bench load`).
 //!
 //! The binaries in `src/bin/` keep only flags and printing. Tests are one binary per area:
 //! `tests/solver/` (the library's searches), `tests/grpc/` (the service over real gRPC, in
@@ -32,6 +34,7 @@
 pub mod board;
 pub mod client;
 pub mod convert;
+pub mod load;
 pub mod metrics;
 pub mod proto;
 pub mod server;

@@ -7,6 +7,11 @@
 //! Rows are `id<TAB>optimal<TAB>tiles`, the tiles row-major and space-separated (0 = blank), the
 //! dimension the square root of their count; `#` lines are comments. The pattern databases are
 //! loaded (or built) once, before the first row, and that time is printed on stderr.
+//!
+//! `npuzzle-bench load --addr URL --concurrency C --duration D` drives a running server (or a
+//! local proxy) with a mix of calls and prints calls/s, latency percentiles per kind of call
+//! and a count per status code (see [`npuzzle::load`]). It exits 1 if any answer was wrong or
+//! any status unexpected.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -20,12 +25,16 @@ use npuzzle::client::{Client, SolveOptions};
 use npuzzle::solver::{self, NoProgress, Optimality, Partition, PatternDatabases, Stop};
 use npuzzle::{Algorithm, Board, Heuristic, Options};
 
-/// Times optimal solves of the rows of a benchmark file.
+/// Times optimal solves of the rows of a benchmark file, or puts a server under load.
 #[derive(Debug, Parser)]
-#[command(version)]
+#[command(version, args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct Args {
+    /// Another measurement than a benchmark file's rows.
+    #[command(subcommand)]
+    command: Option<Command>,
     /// Rows `id<TAB>optimal<TAB>tiles`, as in benchmarks/korf100.tsv.
-    file: PathBuf,
+    #[arg(required = true)]
+    file: Option<PathBuf>,
     /// The search: auto, astar or idastar.
     #[arg(long, default_value = "auto")]
     algorithm: Algorithm,
@@ -76,7 +85,12 @@ struct Outcome {
 }
 
 fn main() -> ExitCode {
-    match run(&Args::parse()) {
+    let args = Args::parse();
+    let outcome = match &args.command {
+        Some(Command::Load(load)) => run_load(load),
+        None => run(&args),
+    };
+    match outcome {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
@@ -93,7 +107,8 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 
 /// Solves the selected rows, prints the table, and says whether every length was right.
 fn run(args: &Args) -> Result<bool> {
-    let rows = select(read_rows(&args.file)?, args);
+    let file = args.file.as_deref().context("a benchmark FILE is required")?;
+    let rows = select(read_rows(file)?, args);
     let outcomes = match &args.addr {
         Some(addr) => solve_remotely(addr, &rows, args)?,
         None => solve_locally(&rows, args)?,
@@ -240,4 +255,75 @@ fn report(rows: &[Row], outcomes: &[Outcome], args: &Args) -> Result<bool> {
         eprintln!("wrong lengths: {}", wrong.join(", "));
     }
     Ok(wrong.is_empty())
+}
+
+/// The measurements other than a benchmark file.
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    /// Puts a running server (or a local proxy) under load: concurrent clients send a mix of
+    /// calls for a while; prints calls/s, latency per kind and a count per status code.
+    Load(LoadArgs),
+}
+
+/// `npuzzle-bench load`'s flags.
+#[derive(Debug, clap::Args)]
+struct LoadArgs {
+    /// The server or proxy, on a loopback address.
+    #[arg(long, default_value = "http://127.0.0.1:50051")]
+    addr: String,
+    /// Clients calling at once.
+    #[arg(long, default_value_t = 64)]
+    concurrency: usize,
+    /// How long clients start new calls, e.g. 60s or 2m.
+    #[arg(long, default_value = "10s", value_parser = humantime::parse_duration)]
+    duration: Duration,
+    /// The most calls of the run.
+    #[arg(long, default_value_t = 100_000_000)]
+    max_calls: u64,
+    /// Weights of the kinds of call: 3x3-trivial, 3x3-hardest, 4x4, bad-input, cancelled.
+    #[arg(long, default_value = "3x3-trivial=40,3x3-hardest=30,4x4=15,bad-input=10,cancelled=5")]
+    mix: npuzzle::load::mix::Mix,
+    /// When a `cancelled` call is dropped.
+    #[arg(long, default_value = "50ms", value_parser = humantime::parse_duration)]
+    cancel_after: Duration,
+    /// The deadline of every call.
+    #[arg(long, default_value = "60s", value_parser = humantime::parse_duration)]
+    call_timeout: Duration,
+    /// HTTP/2 connections the clients share.
+    #[arg(long, default_value_t = 4)]
+    connections: usize,
+    /// Count UNAVAILABLE and lost connections as expected (a server is stopped during the run).
+    #[arg(long)]
+    allow_unavailable: bool,
+    /// Sample this process's resident memory (the server's pid) during the run.
+    #[arg(long, value_name = "PID")]
+    server_pid: Option<u32>,
+}
+
+/// Runs `npuzzle-bench load`, prints its report; true if every answer and status was expected.
+fn run_load(args: &LoadArgs) -> Result<bool> {
+    let config = npuzzle::load::Config {
+        max_calls: args.max_calls,
+        mix: args.mix.clone(),
+        cancel_after: args.cancel_after,
+        call_timeout: args.call_timeout,
+        connections: args.connections,
+        allow_unavailable: args.allow_unavailable,
+        watch_pid: args.server_pid,
+        ..npuzzle::load::Config::new(&args.addr, args.concurrency, args.duration)
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let outcome = runtime.block_on(npuzzle::load::run(&config))?;
+    println!("{}", outcome.report);
+    if let Some(rss) = outcome.rss {
+        let mib = |bytes: u64| bytes as f64 / (1024.0 * 1024.0);
+        println!(
+            "server rss: start {:.1} MiB, end {:.1} MiB, most sampled {:.1} MiB, peak (VmHWM) {:.1} MiB",
+            mib(rss.start.current),
+            mib(rss.end.current),
+            mib(rss.max_current),
+            mib(rss.end.peak)
+        );
+    }
+    Ok(outcome.report.is_clean())
 }

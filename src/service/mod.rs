@@ -37,6 +37,7 @@ use crate::text;
 
 mod call;
 mod deadline;
+mod direct;
 mod limits;
 
 use call::Call;
@@ -164,8 +165,19 @@ impl SolverService {
             });
             options.pattern_databases = self.pattern_databases.first(within).await;
         }
-        let algorithm = solver::plan(board.dimension(), &options)?.algorithm;
-        Ok(Job { board, options, algorithm })
+        Job::planned(board, options)
+    }
+
+    /// The request as a [`Job`] with the tables loaded now, without waiting for any.
+    fn job_now(
+        &self,
+        puzzle: Option<Puzzle<'_>>,
+        options: Option<&proto::SolveOptions>,
+        deadline: Option<Instant>,
+    ) -> Result<Job, Status> {
+        let board = self.board(puzzle)?;
+        let options = self.options(options.cloned().unwrap_or_default(), deadline)?;
+        Job::planned(board, options)
     }
 
     fn board(&self, puzzle: Option<Puzzle<'_>>) -> Result<Board, Status> {
@@ -350,6 +362,15 @@ struct Job {
     board: Board,
     options: Options,
     algorithm: Algorithm,
+}
+
+impl Job {
+    /// The job for `board` under `options`, refused before any thread is taken when the plan
+    /// cannot run.
+    fn planned(board: Board, options: Options) -> Result<Job, Status> {
+        let algorithm = solver::plan(board.dimension(), &options)?.algorithm;
+        Ok(Job { board, options, algorithm })
+    }
 }
 
 fn spawn_search(

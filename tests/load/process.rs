@@ -1,0 +1,104 @@
+//! `npuzzle-server` (and other programs) as child processes of a test: started on a free
+//! loopback port, waited for until they accept connections, signalled, and killed when dropped.
+
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+/// How long a process may take to start accepting connections.
+pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The program named by environment variable `var` (which `.ci/run` sets), or `None` after a
+/// note when it is unset outside CI; under `CI=true` an unset variable fails the test.
+pub fn tool_from_env(var: &str, what: &str) -> Option<PathBuf> {
+    match std::env::var_os(var) {
+        Some(path) => Some(PathBuf::from(path)),
+        None if std::env::var("CI").is_ok_and(|ci| ci == "true") => {
+            panic!("{var} is not set: .ci/run installs {what} and must point {var} at it")
+        }
+        None => {
+            eprintln!("note: {var} is not set, skipping this test (.ci/run installs {what})");
+            None
+        }
+    }
+}
+
+/// A free loopback address: the OS hands out a port, the child binds it a moment later.
+pub fn free_address() -> SocketAddr {
+    TcpListener::bind("127.0.0.1:0").and_then(|listener| listener.local_addr()).expect("a free port")
+}
+
+/// A child process listening on `address`, killed when dropped.
+pub struct Process {
+    child: Child,
+    /// Where it listens.
+    pub address: SocketAddr,
+}
+
+impl Process {
+    /// Starts `command` (quiet) and waits until `address` accepts connections.
+    pub fn start(mut command: Command, address: SocketAddr) -> Process {
+        let child = command
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|error| panic!("cannot start {command:?}: {error}"));
+        let mut process = Process { child, address };
+        let started = Instant::now();
+        while TcpStream::connect(address).is_err() {
+            if let Some(status) = process.child.try_wait().expect("the child's status") {
+                panic!("{command:?} exited early with {status}");
+            }
+            assert!(started.elapsed() < STARTUP_TIMEOUT, "{command:?} did not listen on {address}");
+            sleep(Duration::from_millis(20));
+        }
+        process
+    }
+
+    /// An `npuzzle-server` without pattern databases on a free port, with `extra` flags.
+    pub fn server(extra: &[&str]) -> Process {
+        let address = free_address();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle-server"));
+        command.args(["--listen", &address.to_string(), "--no-pattern-db"]).args(extra);
+        Process::start(command, address)
+    }
+
+    /// Its `http://` URL.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.address)
+    }
+
+    /// Its process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends it `signal` (e.g. `TERM`, `KILL`) with kill(1).
+    pub fn signal(&self, signal: &str) {
+        let status =
+            Command::new("kill").args([format!("-{signal}"), self.pid().to_string()]).status().expect("kill(1) runs");
+        assert!(status.success(), "kill -{signal} {} failed", self.pid());
+    }
+
+    /// Waits at most `timeout` for it to exit, and returns how it exited.
+    pub fn wait(&mut self, timeout: Duration) -> ExitStatus {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("the child's status") {
+                return status;
+            }
+            assert!(started.elapsed() < timeout, "process {} still running after {timeout:?}", self.pid());
+            sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
