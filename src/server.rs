@@ -58,6 +58,10 @@ pub struct Config {
     /// are solved with IDA* and linear conflict, slower but just as optimal, so a cold start
     /// never leaves a request waiting on the build.
     pub pattern_databases: DatabaseSlot,
+    /// The 5×5 pattern databases, filled like [`Config::pattern_databases`]; until then 5×5
+    /// boards get IDA* with linear conflict (and a request naming the pattern-database
+    /// heuristic gets UNAVAILABLE).
+    pub pattern_databases_5x5: DatabaseSlot,
 }
 
 impl Default for Config {
@@ -71,6 +75,7 @@ impl Default for Config {
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             pattern_databases: DatabaseSlot::new(),
+            pattern_databases_5x5: DatabaseSlot::new(),
         }
     }
 }

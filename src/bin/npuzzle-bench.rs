@@ -5,7 +5,8 @@
 //!
 //! Rows are `id<TAB>optimal<TAB>tiles`, the tiles row-major and space-separated (0 = blank), the
 //! dimension the square root of their count; `#` lines are comments. The pattern databases are
-//! loaded (or built) once, before the first row, and that time is printed on stderr.
+//! loaded (or built) once per board size, before the first row, and that time is printed on
+//! stderr, a line per size.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -46,8 +47,8 @@ struct Args {
     /// $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle].
     #[arg(long)]
     cache_dir: Option<PathBuf>,
-    /// The pattern databases' partition: 7-8 (the strongest, built once in minutes) or 6-6-3
-    /// (built in seconds).
+    /// The 4×4 pattern databases' partition: 7-8 (the strongest, built once in minutes) or
+    /// 6-6-3 (built in seconds). 5×5 boards always use 6-6-6-6 (built once in minutes).
     #[arg(long, default_value = "7-8")]
     partition: Partition,
 }
@@ -118,27 +119,43 @@ fn select(rows: Vec<Row>, args: &Args) -> Vec<Row> {
     wanted.take(args.limit.unwrap_or(usize::MAX)).collect()
 }
 
-/// Loads the pattern databases once if some row can use them, timing it on stderr.
-fn databases_for(rows: &[Row], args: &Args) -> Result<Option<Arc<PatternDatabases>>> {
-    let wants =
-        rows.iter().any(|row| solver::wants_pattern_databases(row.board.dimension(), args.algorithm, args.heuristic));
-    if !wants {
-        return Ok(None);
+/// Loads (or builds) the pattern databases once for each board size some row can use them
+/// for, timing each on a line of its own on stderr, before any row is timed.
+fn databases_for(rows: &[Row], args: &Args) -> Result<Vec<Arc<PatternDatabases>>> {
+    let mut dimensions: Vec<usize> = rows
+        .iter()
+        .map(|row| row.board.dimension())
+        .filter(|&dimension| solver::wants_pattern_databases(dimension, args.algorithm, args.heuristic))
+        .collect();
+    dimensions.sort_unstable();
+    dimensions.dedup();
+    if dimensions.is_empty() {
+        return Ok(Vec::new());
     }
     let dir = match &args.cache_dir {
         Some(dir) => dir.clone(),
         None => solver::default_cache_dir()?,
     };
-    let started = Instant::now();
-    let databases = PatternDatabases::load_or_build_partition(&dir, &args.partition)?;
-    eprintln!(
-        "pattern databases {} ({} bytes) ready in {:.3} s from {}",
-        databases.partition().sizes(),
-        databases.partition().table_bytes(),
-        started.elapsed().as_secs_f64(),
-        dir.display()
-    );
-    Ok(Some(databases))
+    dimensions
+        .into_iter()
+        .map(|dimension| {
+            let partition = match dimension {
+                _ if args.partition.dimension() == dimension => args.partition.clone(),
+                4 => Partition::seven_eight(),
+                _ => Partition::six_six_six_six(),
+            };
+            let started = Instant::now();
+            let databases = PatternDatabases::load_or_build_partition(&dir, &partition)?;
+            eprintln!(
+                "{dimension}x{dimension} pattern databases {} ({} bytes) ready in {:.3} s from {}",
+                partition.sizes(),
+                partition.table_bytes(),
+                started.elapsed().as_secs_f64(),
+                dir.display()
+            );
+            Ok(databases)
+        })
+        .collect()
 }
 
 fn solve_locally(rows: &[Row], args: &Args) -> Result<Vec<Outcome>> {

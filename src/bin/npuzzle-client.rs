@@ -195,9 +195,9 @@ fn write_stdout(output: &str) -> anyhow::Result<()> {
 }
 
 /// The pattern databases an in-process server gets: none unless the search can use them (a 4×4
-/// board, IDA* or the automatic choice); then the
-/// partition asked for, else 7-8 when its file is already cached, else 6-6-3 (loaded, or built
-/// once in seconds). Loaded before solving, so the search uses them from its first node. If
+/// or 5×5 board, IDA* or the automatic choice); for 4×4, the partition asked for, else 7-8 when
+/// its file is already cached, else 6-6-3 (loaded, or built once in seconds); for 5×5, the
+/// 6-6-6-6 tables if they are cached. Loaded before solving, so the search uses them from its first node. If
 /// they cannot be had, the board is still solved, with linear conflict, after a note.
 fn embedded_databases(args: &Args, board: &Board) -> DatabaseSlot {
     let slot = DatabaseSlot::new();
@@ -205,7 +205,11 @@ fn embedded_databases(args: &Args, board: &Board) -> DatabaseSlot {
     if args.no_pattern_db || !wanted {
         return slot;
     }
-    match load_embedded_databases(args) {
+    let loaded = match board.dimension() {
+        4 => load_embedded_databases(args),
+        _ => load_cached_databases(args, &Partition::six_six_six_six()),
+    };
+    match loaded {
         Ok(databases) => slot.fill(databases),
         Err(error) => {
             let _ = writeln!(io::stderr(), "note: solving without pattern databases: {error:#}");
@@ -214,11 +218,26 @@ fn embedded_databases(args: &Args, board: &Board) -> DatabaseSlot {
     slot
 }
 
+/// The cache directory the flags name, else the default one.
+fn cache_dir(args: &Args) -> anyhow::Result<PathBuf> {
+    match &args.cache_dir {
+        Some(dir) => Ok(dir.clone()),
+        None => Ok(default_cache_dir()?),
+    }
+}
+
+/// The tables of `partition` if a server or `npuzzle-bench` has already built them into the
+/// cache: the client never spends minutes building them for one board.
+fn load_cached_databases(args: &Args, partition: &Partition) -> anyhow::Result<Arc<PatternDatabases>> {
+    let path = cache_dir(args)?.join(file_name(partition));
+    let databases = PatternDatabases::load(&path, partition).with_context(|| {
+        format!("the {} tables are built once, in minutes, by npuzzle-server or npuzzle-bench", partition.sizes())
+    })?;
+    Ok(Arc::new(databases))
+}
+
 fn load_embedded_databases(args: &Args) -> anyhow::Result<Arc<PatternDatabases>> {
-    let dir = match &args.cache_dir {
-        Some(dir) => dir.clone(),
-        None => default_cache_dir()?,
-    };
+    let dir = cache_dir(args)?;
     let strongest = Partition::seven_eight();
     if args.pattern_db.is_none()
         && let Ok(databases) = PatternDatabases::load(&dir.join(file_name(&strongest)), &strongest)

@@ -5,7 +5,8 @@
 use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::num::NonZeroUsize;
-use std::path::PathBuf;
+use std::panic::{self, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -13,7 +14,7 @@ use clap::Parser;
 use clap::builder::RangedU64ValueParser;
 use npuzzle::board::{DEFAULT_MAX_DIMENSION, MAX_DIMENSION};
 use npuzzle::server::{self, Config};
-use npuzzle::solver::{DEFAULT_MAX_EXPANDED_NODES, DatabaseSlot, Partition, default_cache_dir};
+use npuzzle::solver::{DEFAULT_MAX_EXPANDED_NODES, DatabaseSlot, Partition, PatternDatabases, default_cache_dir};
 use tokio::net::TcpListener;
 use tracing::{info, warn};
 use tracing_subscriber::EnvFilter;
@@ -53,9 +54,13 @@ struct Flags {
     /// 6-6-3 (built in seconds, 11.5 MB). Loaded or built in the background at startup.
     #[arg(long, value_name = "PARTITION", default_value = "7-8")]
     pattern_db: Partition,
-    /// Serve without pattern databases: 4×4 boards use IDA* with linear conflict.
+    /// Serve without pattern databases: 4×4 and 5×5 boards use IDA* with linear conflict.
     #[arg(long)]
     no_pattern_db: bool,
+    /// Serve without the 5×5 pattern databases (6-6-6-6: 488 MB, built once in minutes and
+    /// about 2 GB); 5×5 boards then use IDA* with linear conflict.
+    #[arg(long)]
+    no_pattern_db_5x5: bool,
     /// Where the pattern databases are cached [default: $NPUZZLE_CACHE_DIR, else
     /// $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle].
     #[arg(long, value_name = "DIR")]
@@ -78,33 +83,66 @@ impl Flags {
             drain_timeout: Duration::from_millis(self.drain_timeout_ms),
             max_message_bytes: self.max_message_bytes,
             pattern_databases: DatabaseSlot::new(),
+            pattern_databases_5x5: DatabaseSlot::new(),
         }
     }
 
-    /// Starts loading (or, the first time, building) the pattern databases on a thread of their
-    /// own and returns the slot they will fill; the outcome is logged when it is known.
-    fn start_pattern_databases(&self) -> anyhow::Result<DatabaseSlot> {
+    /// Starts loading (or, the first time, building) the 4×4 and then the 5×5 pattern
+    /// databases on a thread of their own, one after the other so that two cold builds never
+    /// add their peaks, and returns the slots they will fill (left empty when turned off); each
+    /// outcome is logged when it is known.
+    fn start_pattern_databases(&self) -> anyhow::Result<[DatabaseSlot; 2]> {
+        if self.pattern_db.dimension() != 4 {
+            anyhow::bail!(
+                "--pattern-db {} is a partition for 5x5 boards; expected 7-8 or 6-6-3",
+                self.pattern_db.sizes()
+            );
+        }
+        let slots = [DatabaseSlot::new(), DatabaseSlot::new()];
         if self.no_pattern_db {
-            info!("pattern databases off: 4x4 boards use IDA* with linear conflict");
-            return Ok(DatabaseSlot::new());
+            info!("pattern databases off: 4x4 and 5x5 boards use IDA* with linear conflict");
+            return Ok(slots);
         }
         let dir = match &self.cache_dir {
             Some(dir) => dir.clone(),
             None => default_cache_dir()?,
         };
+        let mut wanted = vec![(self.pattern_db.clone(), slots[0].clone())];
+        if self.no_pattern_db_5x5 {
+            info!("5x5 pattern databases off: 5x5 boards use IDA* with linear conflict");
+        } else {
+            wanted.push((Partition::six_six_six_six(), slots[1].clone()));
+        }
         info!(
             dir = %dir.display(),
-            partition = %self.pattern_db.sizes(),
-            "loading the pattern databases in the background; 4x4 boards use linear conflict until they are ready"
+            partitions = ?wanted.iter().map(|(partition, _)| partition.sizes()).collect::<Vec<_>>(),
+            "loading the pattern databases in the background; boards use linear conflict until theirs are ready"
         );
-        let started = Instant::now();
-        let (slot, loading) = DatabaseSlot::spawn_load_or_build(dir, self.pattern_db.clone());
-        std::thread::spawn(move || match loading.join() {
-            Ok(Ok(())) => info!(elapsed = ?started.elapsed(), "pattern databases ready"),
-            Ok(Err(error)) => warn!(%error, "pattern databases unavailable; 4x4 boards stay on linear conflict"),
-            Err(_) => warn!("the pattern-database loader crashed; 4x4 boards stay on linear conflict"),
+        std::thread::spawn(move || {
+            for (partition, slot) in wanted {
+                load_into(&dir, &partition, &slot);
+            }
         });
-        Ok(slot)
+        Ok(slots)
+    }
+}
+
+/// Loads or builds the tables of `partition` from `dir` and fills `slot`, logging the outcome.
+fn load_into(dir: &Path, partition: &Partition, slot: &DatabaseSlot) {
+    let side = partition.dimension();
+    let started = Instant::now();
+    let loaded = panic::catch_unwind(AssertUnwindSafe(|| PatternDatabases::load_or_build_partition(dir, partition)));
+    match loaded {
+        Ok(Ok(databases)) => {
+            slot.fill(databases);
+            info!(elapsed = ?started.elapsed(), "{side}x{side} pattern databases ready");
+        }
+        Ok(Err(error)) => {
+            warn!(%error, "{side}x{side} pattern databases unavailable; {side}x{side} boards stay on linear conflict")
+        }
+        Err(_) => {
+            warn!("the {side}x{side} pattern-database loader crashed; {side}x{side} boards stay on linear conflict")
+        }
     }
 }
 
@@ -145,7 +183,8 @@ async fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
         .init();
-    let config = Config { pattern_databases: flags.start_pattern_databases()?, ..flags.config() };
+    let [four, five] = flags.start_pattern_databases()?;
+    let config = Config { pattern_databases: four, pattern_databases_5x5: five, ..flags.config() };
     let listener =
         TcpListener::bind(flags.listen).await.with_context(|| format!("cannot listen on {}", flags.listen))?;
     let address = listener.local_addr().context("cannot read the bound address")?;

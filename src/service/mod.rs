@@ -27,7 +27,9 @@ use crate::board::Board;
 use crate::convert::board_from_proto;
 use crate::proto::{self, solve_request, solve_stream_request, solve_stream_response::Event};
 use crate::server::Config;
-use crate::solver::{self, Algorithm, NoProgress, Options, Progress, ProgressReport, SearchError, Solution, Stop};
+use crate::solver::{
+    self, Algorithm, DatabaseSlot, NoProgress, Options, Progress, ProgressReport, SearchError, Solution, Stop,
+};
 use crate::text;
 
 mod call;
@@ -169,7 +171,10 @@ impl SolverService {
             heuristic: heuristic.into(),
             max_expanded_nodes,
             deadline,
-            pattern_databases: self.config.pattern_databases.get(),
+            pattern_databases: [&self.config.pattern_databases, &self.config.pattern_databases_5x5]
+                .into_iter()
+                .filter_map(DatabaseSlot::get)
+                .collect(),
         })
     }
 

@@ -130,10 +130,18 @@ pub struct Options {
     pub max_expanded_nodes: u64,
     /// The search fails with [`SearchError::DeadlineExceeded`] once this instant has passed.
     pub deadline: Option<Instant>,
-    /// Loaded 4×4 pattern databases (see [`PatternDatabases::load_or_build`]). With them, `Auto`
-    /// solves a 4×4 board with IDA* and the databases; without them, with IDA* and linear
-    /// conflict, and an explicit [`Heuristic::PatternDatabase`] is refused as unsupported.
-    pub pattern_databases: Option<Arc<PatternDatabases>>,
+    /// Loaded pattern databases, at most one set per board dimension (4×4 and 5×5; see
+    /// [`PatternDatabases::load_or_build_partition`]). With the set for a board's size, `Auto`
+    /// solves it with IDA* and the databases; without, with IDA* and linear conflict, and an
+    /// explicit [`Heuristic::PatternDatabase`] is refused as not loaded.
+    pub pattern_databases: Vec<Arc<PatternDatabases>>,
+}
+
+impl Options {
+    /// The loaded pattern databases for boards of side `dimension`, if any.
+    pub fn pattern_databases_for(&self, dimension: usize) -> Option<&PatternDatabases> {
+        self.pattern_databases.iter().map(Arc::as_ref).find(|databases| databases.dimension() == dimension)
+    }
 }
 
 /// The default node budget: any 3×3 board and most 4×4 boards with A*, which at about 106 bytes
@@ -147,7 +155,7 @@ impl Default for Options {
             heuristic: Heuristic::Auto,
             max_expanded_nodes: DEFAULT_MAX_EXPANDED_NODES,
             deadline: None,
-            pattern_databases: None,
+            pattern_databases: Vec::new(),
         }
     }
 }
@@ -341,13 +349,14 @@ pub struct Plan {
 /// run, before any search starts.
 ///
 /// `Auto` picks by measurement: A* with Manhattan for 2×2 and 3×3 (the spec's method, a few
-/// milliseconds at most there); IDA* with the pattern databases for 4×4 when
-/// `options.pattern_databases` holds them, else IDA* with linear conflict (a hard 4×4 then takes
-/// seconds to minutes instead of milliseconds); IDA* with linear conflict for 5×5 and larger.
+/// milliseconds at most there); IDA* with the pattern databases for 4×4 and 5×5 when
+/// `options.pattern_databases` holds them for that size, else IDA* with linear conflict (a hard
+/// 4×4 then takes seconds to minutes instead of milliseconds, and a random 5×5 is out of reach);
+/// IDA* with linear conflict for 6×6 and larger.
 /// Asking for linear conflict or pattern databases with `Auto` as the algorithm gets IDA*,
 /// the only search that has them.
 pub fn plan(dimension: usize, options: &Options) -> Result<Plan, SearchError> {
-    let has_databases = dimension == pdb::partition::DIMENSION && options.pattern_databases.is_some();
+    let has_databases = options.pattern_databases_for(dimension).is_some();
     let algorithm = match (options.algorithm, options.heuristic) {
         (Algorithm::Auto, Heuristic::LinearConflict | Heuristic::PatternDatabase) => Algorithm::IdaStar,
         (Algorithm::Auto, _) if dimension <= 3 => Algorithm::AStar,
@@ -365,8 +374,8 @@ pub fn plan(dimension: usize, options: &Options) -> Result<Plan, SearchError> {
     match (algorithm, heuristic) {
         (Algorithm::AStar, Heuristic::Hamming | Heuristic::Manhattan) => Ok(Plan { algorithm, heuristic }),
         (Algorithm::AStar, _) => unsupported("A* runs with the Hamming or Manhattan heuristic"),
-        (Algorithm::IdaStar, Heuristic::PatternDatabase) if dimension != pdb::partition::DIMENSION => {
-            unsupported("pattern databases are built for 4x4 boards only")
+        (Algorithm::IdaStar, Heuristic::PatternDatabase) if !pdb::partition::DIMENSIONS.contains(&dimension) => {
+            unsupported("pattern databases are built for 4x4 and 5x5 boards only")
         }
         (Algorithm::IdaStar, Heuristic::PatternDatabase) if !has_databases => {
             Err(SearchError::PatternDatabasesNotLoaded)
@@ -376,9 +385,10 @@ pub fn plan(dimension: usize, options: &Options) -> Result<Plan, SearchError> {
 }
 
 /// Whether a search for a board of dimension `dimension` with this algorithm and heuristic
-/// would read pattern databases, so a program loads them (577 MB for 7-8) only when they serve.
+/// would read pattern databases, so a program loads them (577 MB for 4×4's 7-8, 488 MB for
+/// 5×5's 6-6-6-6) only when they serve.
 pub fn wants_pattern_databases(dimension: usize, algorithm: Algorithm, heuristic: Heuristic) -> bool {
-    dimension == pdb::partition::DIMENSION
+    pdb::partition::DIMENSIONS.contains(&dimension)
         && matches!(algorithm, Algorithm::Auto | Algorithm::IdaStar)
         && matches!(heuristic, Heuristic::Auto | Heuristic::PatternDatabase)
 }
@@ -401,7 +411,12 @@ pub fn solve(
     let mut meter = Meter::new(options, progress, stop);
     let path = match plan.algorithm {
         Algorithm::AStar => search::astar::search(board, plan.heuristic, &mut meter)?,
-        _ => search::idastar::search(board, plan.heuristic, options.pattern_databases.as_deref(), &mut meter)?,
+        _ => search::idastar::search(
+            board,
+            plan.heuristic,
+            options.pattern_databases_for(board.dimension()),
+            &mut meter,
+        )?,
     };
     let stats = meter.stats(plan);
     Solution::from_path(board, &path, stats)

@@ -136,7 +136,7 @@ pub fn solve_with(
         algorithm,
         heuristic,
         max_expanded_nodes: u64::MAX,
-        pattern_databases: databases,
+        pattern_databases: databases.into_iter().collect(),
         ..Options::default()
     };
     solve(board, &options, &mut NoProgress, &Stop::new())

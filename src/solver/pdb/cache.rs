@@ -46,7 +46,8 @@ pub fn file_name(partition: &Partition) -> String {
         .iter()
         .flat_map(|pattern| pattern.iter().copied().chain([0]))
         .fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3));
-    format!("pdb-4x4-{}-{:08x}-v{FORMAT_VERSION}.bin", partition.sizes(), digest as u32)
+    let side = partition.dimension();
+    format!("pdb-{side}x{side}-{}-{:08x}-v{FORMAT_VERSION}.bin", partition.sizes(), digest as u32)
 }
 
 impl PatternDatabases {

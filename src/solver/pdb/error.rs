@@ -10,7 +10,7 @@ use super::file::FORMAT_VERSION;
 /// Why pattern databases could not be built, read or written.
 #[derive(Debug, Error)]
 pub enum PdbError {
-    /// The partition is not a set of disjoint patterns covering the 15 tiles.
+    /// The partition is not a set of disjoint patterns covering the board's tiles.
     #[error("invalid partition: {0}")]
     InvalidPartition(String),
     /// A table build thread died.

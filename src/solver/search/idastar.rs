@@ -15,12 +15,11 @@ use crate::solver::heuristic::Estimator;
 use crate::solver::heuristic::linear_conflict::LinearConflict;
 use crate::solver::heuristic::manhattan::{Hamming, Manhattan};
 use crate::solver::pdb::PatternDatabases;
-use crate::solver::pdb::partition::DIMENSION as PDB_DIMENSION;
 use crate::solver::{Algorithm, Heuristic, Meter, SearchError};
 
 /// Runs IDA* from `board` (which must be solvable) with `heuristic` (never `Auto`) and returns
 /// the tile directions of a shortest path to the goal. The pattern-database heuristic needs
-/// `databases` and a 4×4 board.
+/// `databases` for the board's dimension.
 pub fn search(
     board: &Board,
     heuristic: Heuristic,
@@ -33,13 +32,13 @@ pub fn search(
         Heuristic::Manhattan => run(board, &Manhattan::new(n), meter),
         Heuristic::LinearConflict | Heuristic::Auto => run(board, &LinearConflict::new(n), meter),
         Heuristic::PatternDatabase => match databases {
-            Some(databases) if n == PDB_DIMENSION => run(board, &databases.heuristic(), meter),
+            Some(databases) if n == databases.dimension() => run(board, &databases.heuristic(), meter),
             _ => Err(SearchError::Unsupported {
                 algorithm: Algorithm::IdaStar,
                 heuristic,
                 dimension: n,
-                reason: "pattern databases are for 4x4 boards and must be loaded first \
-                         (PatternDatabases::load_or_build)"
+                reason: "pattern databases for this board size must be loaded first \
+                         (PatternDatabases::load_or_build_partition)"
                     .into(),
             }),
         },
