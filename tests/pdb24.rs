@@ -5,7 +5,6 @@
 
 mod support;
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
@@ -14,7 +13,7 @@ use npuzzle::solver::heuristic::Estimator;
 use npuzzle::solver::pdb::cache::file_name;
 use npuzzle::solver::{Partition, PatternDatabases, PdbError, SearchError, plan};
 use npuzzle::{Algorithm, Board, Direction, Heuristic, Options};
-use support::{Rng, random_walk, solve_with};
+use support::{Rng, bfs_distances_within, random_walk, solve_with};
 
 /// Eight 3-tile patterns covering the 24 tiles: row pieces and the corner around the blank.
 fn small_patterns() -> Vec<Vec<u8>> {
@@ -63,36 +62,11 @@ fn symmetric_patterns_share_tables() {
     assert_eq!(databases.partition().table_bytes(), stored * 25 * 25 * 25);
 }
 
-/// Exact distances of every 5×5 position within `depth` moves of the goal, by BFS.
-fn near_goal(depth: u32) -> HashMap<Vec<u16>, u32> {
-    let goal: Vec<u16> = (1..25).chain([0]).collect();
-    let mut distance = HashMap::from([(goal.clone(), 0)]);
-    let mut frontier = vec![goal];
-    for d in 1..=depth {
-        let mut next = Vec::new();
-        for tiles in &frontier {
-            let blank = tiles.iter().position(|&t| t == 0).expect("a blank");
-            for direction in Direction::ALL {
-                if let Some(from) = tile_to_slide(5, blank, direction) {
-                    let mut moved = tiles.clone();
-                    moved.swap(blank, from);
-                    if !distance.contains_key(&moved) {
-                        distance.insert(moved.clone(), d);
-                        next.push(moved);
-                    }
-                }
-            }
-        }
-        frontier = next;
-    }
-    distance
-}
-
 #[test]
 fn the_bound_is_admissible_and_updates_like_a_fresh_evaluation() {
     let databases = small_databases();
     let heuristic = databases.heuristic();
-    let exact = near_goal(11);
+    let exact = bfs_distances_within(5, 11);
     assert!(exact.len() > 10_000, "{} positions", exact.len());
     let mut tight = 0;
     for (tiles, &distance) in &exact {

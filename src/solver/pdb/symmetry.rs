@@ -36,11 +36,14 @@ fn cell_map(dimension: usize, map: impl Fn(usize, usize) -> (usize, usize)) -> C
     cells
 }
 
+/// A symmetry as a function of the last row or column index and a cell's (row, column).
+type GridMap = fn(usize, usize, usize) -> (usize, usize);
+
 /// The symmetries that keep the abstract goal of a `dimension`² table (see the module docs),
 /// the identity first.
 pub fn goal_symmetries(dimension: usize) -> Vec<CellMap> {
     let last = dimension - 1;
-    let all: [fn(usize, usize, usize) -> (usize, usize); 8] = [
+    let all: [GridMap; 8] = [
         |_, r, c| (r, c),
         |_, r, c| (c, r),
         |l, r, c| (r, l - c),
