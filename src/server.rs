@@ -56,7 +56,8 @@ pub struct Config {
     /// The 4×4 pattern databases, read by every request when it starts. The slot may be filled
     /// later (the server binary loads or builds them in the background): until then 4×4 boards
     /// are solved with IDA* and linear conflict, slower but just as optimal, so a cold start
-    /// never leaves a request waiting on the build.
+    /// never leaves a request waiting on the build. A request reads each loaded set for the
+    /// board size it was built for, so this slot may hold the 5×5 set as well.
     pub pattern_databases: DatabaseSlot,
     /// The 5×5 pattern databases, filled like [`Config::pattern_databases`]; until then 5×5
     /// boards get IDA* with linear conflict (and a request naming the pattern-database

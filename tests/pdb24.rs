@@ -54,7 +54,7 @@ fn bound(databases: &PatternDatabases, tiles: &[u16]) -> u32 {
 #[test]
 fn symmetric_patterns_share_tables() {
     let databases = small_databases();
-    // {1, 2, 3} and {21, 22, 23} are one row turned half a turn, and so on: fewer tables than
+    // {1, 2, 3} and {21, 22, 23} are one row mirrored top to bottom, and so on: fewer tables than
     // patterns, every one of them 25³ entries.
     let stored = databases.tables().len();
     assert!(stored < small_patterns().len(), "{stored} tables");
@@ -88,7 +88,7 @@ fn the_bound_is_admissible_and_updates_like_a_fresh_evaluation() {
 #[test]
 fn a_pattern_read_through_a_symmetry_gives_what_its_own_table_gives() {
     // The same patterns in another order: {21, 22, 23} first gets its own table, and {1, 2, 3}
-    // is read from it turned half a turn, the other way round from `small_patterns`.
+    // is read from it mirrored top to bottom, the other way round from `small_patterns`.
     let mut patterns = small_patterns();
     patterns.reverse();
     let partition = Partition::for_dimension(5, patterns).expect("a 5x5 partition");

@@ -9,8 +9,8 @@
 //! then slides every pattern tile next to that region into it (one move). A table entry is the
 //! depth at which its placement was first reached with the blank anywhere: the least distance
 //! over the blank's cells, the exact additive-database value (Korf & Felner 2002). The search
-//! starts from the pattern's tiles home with the blank in its goal corner (4×4), or anywhere
-//! (5×5, so that one table serves every symmetric pattern; see `symmetry`).
+//! starts from the pattern's tiles home with the blank in its goal corner (which is the blank
+//! anywhere when the pattern leaves the free cells connected; see `symmetry`).
 //!
 //! The depths run one after the other; within a depth, every core scans its share of the
 //! placements, indexed by their dense rank; a 5×5 table is then spread to its direct index.
@@ -35,7 +35,6 @@ use super::error::PdbError;
 use super::index::{direct25, rank16, rank25, unrank};
 use super::lookup::PatternDatabases;
 use super::partition::{Partition, placements, table_len};
-use super::symmetry::blank_anywhere;
 
 const UNSEEN: u8 = u8::MAX;
 
@@ -158,7 +157,7 @@ fn neighbours(dimension: usize, cell: usize) -> impl Iterator<Item = usize> {
 
 /// The cells of `free` connected to `seeds` through `free` (all masks of cells of a
 /// `dimension`² board).
-fn flood(dimension: usize, seeds: u32, free: u32) -> u32 {
+pub(super) fn flood(dimension: usize, seeds: u32, free: u32) -> u32 {
     let left_column = (0..dimension).fold(0u32, |mask, row| mask | 1 << (row * dimension));
     let right_column = left_column << (dimension - 1);
     let mut region = seeds & free;
@@ -205,8 +204,7 @@ fn build_table<G: Grid>(pattern: &[u8]) -> Result<Vec<u8>, PdbError> {
         depth_of: (0..size).map(|_| AtomicU8::new(UNSEEN)).collect(),
     };
     let goal = G::rank(pattern.iter().map(|&tile| usize::from(tile) - 1));
-    let seeds = if blank_anywhere(G::DIMENSION) { all_cells(G::CELLS) } else { 1 << (G::CELLS - 1) };
-    layers.current[goal].add(seeds);
+    layers.current[goal].add(1 << (G::CELLS - 1));
     let workers = thread::available_parallelism().map_or(1, |n| n.get());
     for depth in 0..UNSEEN {
         let shared = &layers;
@@ -292,11 +290,7 @@ mod tests {
         let free_cells = G::CELLS - k;
         let mut distance = vec![UNSEEN; placements(G::CELLS, k + 1)];
         let goals: Vec<usize> = pattern.iter().map(|&tile| usize::from(tile) - 1).collect();
-        let blanks: Vec<usize> = if blank_anywhere(G::DIMENSION) {
-            (0..G::CELLS).filter(|cell| !goals.contains(cell)).collect()
-        } else {
-            vec![G::CELLS - 1]
-        };
+        let blanks = [G::CELLS - 1];
         let mut layer: Vec<usize> = blanks.iter().map(|&blank| G::rank(goals.iter().copied().chain([blank]))).collect();
         layer.iter().for_each(|&state| distance[state] = 0);
         let mut depth = 0;

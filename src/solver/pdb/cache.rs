@@ -13,11 +13,11 @@
 //! |---|---|---|---|---|---|
 //! | 7-8 (the default) | 577 MB | 4 to 7 min (about 340 s CPU) | 3.6 GB | 0.5 s | 566 MB |
 //! | 6-6-3 | 11.5 MB | 4 to 10 s | 50 MB | 0.02 s | 15 MB |
-//! | 5×5 6-6-6-6 | 488 MB | about 240 s of CPU (18 min wall on two cores shared with a load of 17) | 2.05 GB | 2.2 s (loaded machine) | 480 MB |
+//! | 5×5 6-6-6-6 | 488 MB | about 240 s of CPU (18 min wall on two cores shared with a load of 17) | 2.05 GB | 1.8 to 2.2 s (loaded machine) | 490 MB; `npuzzle-server` with 6-6-3 as well, 515 MiB |
 //!
 //! The 5×5 file holds two 25⁶-byte tables (the corner pattern and one 3×2 block, which serves
 //! the other two blocks and every reflection), indexed directly; the entries whose cells repeat
-//! are zero and never read, so their pages stay unmapped in memory.
+//! are zero and never read (about half the bytes: the price of an index without a rank).
 //!
 //! A warm load reads the file and checks its checksum; a cold build is the breadth-first
 //! search of `pdb_build` on every core. A server loads or builds its tables on a thread of its
