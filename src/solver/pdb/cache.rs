@@ -13,7 +13,7 @@
 //! |---|---|---|---|---|---|
 //! | 7-8 (the default) | 577 MB | 4 to 7 min (about 340 s CPU) | 3.6 GB | 0.5 s | 566 MB |
 //! | 6-6-3 | 11.5 MB | 4 to 10 s | 50 MB | 0.02 s | 15 MB |
-//! | 5×5 6-6-6-6 | 488 MB | about 205 s of CPU (372 s wall on two cores shared with a load of 11) | 2.05 GB | 1.8 to 2.2 s (loaded machine) | 480 MB; `npuzzle-server` with 6-6-3 as well, 515 MiB |
+//! | 5×5 6-6-6-6 | 488 MB | about 205 s of CPU (372 s wall on two cores shared with a load of 11) | 2.05 GB | 0.8 to 2.2 s (loaded machine) | 480 MB; `npuzzle-server` with 6-6-3 as well, 494 MB |
 //!
 //! The 5×5 file holds two 25⁶-byte tables (the corner pattern and one 3×2 block, which serves
 //! the other two blocks and every reflection), indexed directly; the entries whose cells repeat
