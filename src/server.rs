@@ -43,8 +43,13 @@ pub struct Config {
     /// The 4×4 pattern databases, read by every request when it starts. The slot may be filled
     /// later (the server binary loads or builds them in the background): until then 4×4 boards
     /// are solved with IDA* and linear conflict, slower but just as optimal, so a cold start
-    /// never leaves a request waiting on the build.
+    /// never leaves a request waiting on the build. A request reads each loaded set for the
+    /// board size it was built for, so this slot may hold the 5×5 set as well.
     pub pattern_databases: DatabaseSlot,
+    /// The 5×5 pattern databases, filled like [`Config::pattern_databases`]; until then 5×5
+    /// boards get IDA* with linear conflict (and a request naming the pattern-database
+    /// heuristic gets UNAVAILABLE).
+    pub pattern_databases_5x5: DatabaseSlot,
 }
 
 impl Default for Config {
@@ -54,6 +59,7 @@ impl Default for Config {
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             pattern_databases: DatabaseSlot::new(),
+            pattern_databases_5x5: DatabaseSlot::new(),
         }
     }
 }
@@ -80,7 +86,10 @@ pub struct Server {
 impl Server {
     /// A server with `config`'s limits.
     pub fn new(config: Config) -> Server {
-        let service = SolverService::new(&config.limits, config.pattern_databases.clone());
+        let service = SolverService::new(
+            &config.limits,
+            vec![config.pattern_databases.clone(), config.pattern_databases_5x5.clone()],
+        );
         Server { config, service }
     }
 

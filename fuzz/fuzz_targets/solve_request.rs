@@ -8,13 +8,12 @@ use std::sync::LazyLock;
 use libfuzzer_sys::fuzz_target;
 use npuzzle::proto::{self, solve_request};
 use npuzzle::service::{Limits, SolverService};
-use npuzzle::solver::DatabaseSlot;
 use prost::Message;
 
 /// Boards up to 5×5 and 512 nodes a search: each input is answered in well under a millisecond.
 static SERVICE: LazyLock<SolverService> = LazyLock::new(|| {
     let limits = Limits { max_expanded_nodes: Some(512), max_dimension: 5, ..Limits::default() };
-    SolverService::new(&limits, DatabaseSlot::new())
+    SolverService::new(&limits, Vec::new())
 });
 
 fuzz_target!(|data: &[u8]| {

@@ -6,7 +6,8 @@
 //!
 //! Rows are `id<TAB>optimal<TAB>tiles`, the tiles row-major and space-separated (0 = blank), the
 //! dimension the square root of their count; `#` lines are comments. The pattern databases are
-//! loaded (or built) once, before the first row, and that time is printed on stderr.
+//! loaded (or built) once per board size, before the first row, and that time is printed on
+//! stderr, a line per size.
 //!
 //! `npuzzle-bench load --addr URL --concurrency C --duration D` drives a running server (or a
 //! local proxy) with a mix of calls and prints calls/s, latency percentiles per kind of call
@@ -61,8 +62,8 @@ struct Args {
     /// $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle].
     #[arg(long)]
     cache_dir: Option<PathBuf>,
-    /// The pattern databases' partition: 7-8 (the strongest, built once in minutes) or 6-6-3
-    /// (built in seconds).
+    /// The 4×4 pattern databases' partition: 7-8 (the strongest, built once in minutes) or
+    /// 6-6-3 (built in seconds). 5×5 boards always use 6-6-6-6 (built once in minutes).
     #[arg(long, default_value = "7-8")]
     partition: Partition,
     /// Load no pattern databases: 4×4 boards (and FAST's last 4×4) use linear conflict.
@@ -142,28 +143,47 @@ fn select(rows: Vec<Row>, args: &Args) -> Vec<Row> {
     wanted.take(args.limit.unwrap_or(usize::MAX)).collect()
 }
 
-/// Loads the pattern databases once if some row can use them, timing it on stderr.
-fn databases_for(rows: &[Row], args: &Args) -> Result<Option<Arc<PatternDatabases>>> {
-    // FAST finishes every board of 4×4 or more with a 4×4 search, which the databases serve.
-    let finishes_with_them = |row: &Row| args.optimality == Optimality::Fast && row.board.dimension() >= 4;
-    let wants = rows.iter().any(|row| {
-        finishes_with_them(row)
-            || solver::wants_pattern_databases(row.board.dimension(), args.algorithm, args.heuristic)
-    });
-    if !wants || args.no_pattern_db {
-        return Ok(None);
+/// Loads (or builds) the pattern databases once for each board size some row can use them
+/// for, timing each on a line of its own on stderr, before any row is timed. FAST finishes
+/// every board of 4×4 or more with a 4×4 search, which the 4×4 tables serve.
+fn databases_for(rows: &[Row], args: &Args) -> Result<Vec<Arc<PatternDatabases>>> {
+    if args.no_pattern_db {
+        return Ok(Vec::new());
+    }
+    let mut dimensions: Vec<usize> = rows
+        .iter()
+        .map(|row| row.board.dimension())
+        .flat_map(|dimension| match args.optimality {
+            Optimality::Fast if dimension >= 4 => Some(4),
+            _ => solver::wants_pattern_databases(dimension, args.algorithm, args.heuristic).then_some(dimension),
+        })
+        .collect();
+    dimensions.sort_unstable();
+    dimensions.dedup();
+    if dimensions.is_empty() {
+        return Ok(Vec::new());
     }
     let dir = solver::cache_dir(args.cache_dir.as_deref())?;
-    let started = Instant::now();
-    let databases = PatternDatabases::load_or_build_partition(&dir, &args.partition)?;
-    eprintln!(
-        "pattern databases {} ({} bytes) ready in {:.3} s from {}",
-        databases.partition().sizes(),
-        databases.partition().table_bytes(),
-        started.elapsed().as_secs_f64(),
-        dir.display()
-    );
-    Ok(Some(databases))
+    dimensions
+        .into_iter()
+        .map(|dimension| {
+            let partition = match dimension {
+                _ if args.partition.dimension() == dimension => args.partition.clone(),
+                4 => Partition::seven_eight(),
+                _ => Partition::six_six_six_six(),
+            };
+            let started = Instant::now();
+            let databases = PatternDatabases::load_or_build_partition(&dir, &partition)?;
+            eprintln!(
+                "{dimension}x{dimension} pattern databases {} ({} bytes) ready in {:.3} s from {}",
+                partition.sizes(),
+                partition.table_bytes(),
+                started.elapsed().as_secs_f64(),
+                dir.display()
+            );
+            Ok(databases)
+        })
+        .collect()
 }
 
 fn solve_locally(rows: &[Row], args: &Args) -> Result<Vec<Outcome>> {

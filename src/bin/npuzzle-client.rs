@@ -23,6 +23,7 @@ use anyhow::Context;
 use clap::{Parser, ValueEnum};
 use indicatif::{HumanCount, ProgressBar, ProgressStyle};
 use npuzzle::client::{self, Client, SolveOptions, solution_json, solution_text};
+use npuzzle::solver::pdb::cache::file_name;
 use npuzzle::solver::{DatabaseSlot, Optimality, Partition, PatternDatabases, cache_dir, wants_pattern_databases};
 use npuzzle::text::moves_header;
 use npuzzle::{Algorithm, Board, Heuristic, proto, server};
@@ -233,23 +234,38 @@ fn write_stdout(output: &str) -> anyhow::Result<()> {
 }
 
 /// The pattern databases an in-process server gets: none unless the search can use them (a 4×4
-/// board, IDA* or the automatic choice); then the
-/// partition asked for, else 7-8 when its file is already cached, else 6-6-3 (loaded, or built
-/// once in seconds). Loaded before solving, so the search uses them from its first node. If
-/// they cannot be had, the board is still solved, with linear conflict, after a note.
+/// or 5×5 board, IDA* or the automatic choice); for 4×4, the partition asked for, else 7-8 when
+/// its file is already cached, else 6-6-3 (loaded, or built once in seconds); for 5×5, the
+/// 6-6-6-6 tables if they are cached. Loaded before solving, so the search uses them from its
+/// first node. If they cannot be had, the board is still solved, with linear conflict, after a
+/// note.
 fn embedded_databases(args: &Args, board: &Board) -> DatabaseSlot {
     let slot = DatabaseSlot::new();
     let wanted = wants_pattern_databases(board.dimension(), args.algorithm.into(), args.heuristic.into());
     if args.no_pattern_db || !wanted {
         return slot;
     }
-    match load_embedded_databases(args) {
+    let loaded = match board.dimension() {
+        4 => load_embedded_databases(args),
+        _ => load_cached_databases(args, &Partition::six_six_six_six()),
+    };
+    match loaded {
         Ok(databases) => slot.fill(databases),
         Err(error) => {
             let _ = writeln!(io::stderr(), "note: solving without pattern databases: {error:#}");
         }
     }
     slot
+}
+
+/// The tables of `partition` if a server or `npuzzle-bench` has already built them into the
+/// cache: the client never spends minutes building them for one board.
+fn load_cached_databases(args: &Args, partition: &Partition) -> anyhow::Result<Arc<PatternDatabases>> {
+    let path = cache_dir(args.cache_dir.as_deref())?.join(file_name(partition));
+    let databases = PatternDatabases::load(&path, partition).with_context(|| {
+        format!("the {} tables are built once, in minutes, by npuzzle-server or npuzzle-bench", partition.sizes())
+    })?;
+    Ok(Arc::new(databases))
 }
 
 fn load_embedded_databases(args: &Args) -> anyhow::Result<Arc<PatternDatabases>> {

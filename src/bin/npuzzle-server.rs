@@ -68,9 +68,13 @@ struct Flags {
     /// 7-8 is built, the server answers with 6-6-3.
     #[arg(long, value_name = "PARTITION", default_value = "7-8")]
     pattern_db: Partition,
-    /// Serve without pattern databases: 4×4 boards use IDA* with linear conflict.
+    /// Serve without pattern databases: 4×4 and 5×5 boards use IDA* with linear conflict.
     #[arg(long)]
     no_pattern_db: bool,
+    /// Serve without the 5×5 pattern databases (6-6-6-6: 488 MB, built once in minutes and
+    /// about 2 GB); 5×5 boards then use IDA* with linear conflict.
+    #[arg(long)]
+    no_pattern_db_5x5: bool,
     /// Where the pattern databases are cached [default: $NPUZZLE_CACHE_DIR, else
     /// $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle].
     #[arg(long, value_name = "DIR")]
@@ -105,41 +109,61 @@ impl Flags {
             drain_timeout: Duration::from_millis(self.drain_timeout_ms),
             max_message_bytes: self.max_message_bytes,
             pattern_databases: DatabaseSlot::new(),
+            pattern_databases_5x5: DatabaseSlot::new(),
         }
     }
 
-    /// The partitions whose files this server uses, best last: none with `--no-pattern-db`.
-    fn partitions(&self) -> Vec<Partition> {
-        if self.no_pattern_db { Vec::new() } else { vec![self.pattern_db.clone()] }
+    /// The partitions whose files this server uses, in loading order (4×4, then 5×5): none
+    /// with `--no-pattern-db`, no 5×5 with `--no-pattern-db-5x5`.
+    fn partitions(&self) -> anyhow::Result<Vec<Partition>> {
+        if self.pattern_db.dimension() != 4 {
+            anyhow::bail!(
+                "--pattern-db {} is a partition for 5x5 boards; expected 7-8 or 6-6-3",
+                self.pattern_db.sizes()
+            );
+        }
+        let mut partitions = Vec::new();
+        if !self.no_pattern_db {
+            partitions.push(self.pattern_db.clone());
+            if !self.no_pattern_db_5x5 {
+                partitions.push(Partition::six_six_six_six());
+            }
+        }
+        Ok(partitions)
     }
 
-    /// Starts loading (or, the first time, building) the pattern databases on a thread of their
-    /// own and returns the slot they will fill; each step is logged when it is ready, a failure
-    /// when it is known.
-    fn start_pattern_databases(&self) -> anyhow::Result<DatabaseSlot> {
-        let Some(partition) = self.partitions().pop() else {
-            info!("pattern databases off: 4x4 boards use IDA* with linear conflict");
-            return Ok(DatabaseSlot::new());
-        };
+    /// Starts loading (or, the first time, building) the 4×4 and then the 5×5 pattern
+    /// databases on a thread of their own, one after the other so that two cold builds never
+    /// add their peaks, and returns the slots they will fill (left empty when turned off); each
+    /// step is logged when it is ready, a failure when it is known.
+    fn start_pattern_databases(&self) -> anyhow::Result<[DatabaseSlot; 2]> {
+        let partitions = self.partitions()?;
+        if partitions.is_empty() {
+            info!("pattern databases off: 4x4 and 5x5 boards use IDA* with linear conflict");
+            return Ok([DatabaseSlot::new(), DatabaseSlot::new()]);
+        }
         let dir = cache_dir(self.cache_dir.as_deref())?;
         info!(
             dir = %dir.display(),
-            partition = %partition.sizes(),
-            "loading the pattern databases in the background; 4x4 boards use linear conflict until the first are ready"
+            partitions = ?partitions.iter().map(Partition::sizes).collect::<Vec<_>>(),
+            "loading the pattern databases in the background; boards use linear conflict until theirs are ready"
         );
-        let (slot, loading) = DatabaseSlot::spawn_load_or_build(dir, partition);
-        std::thread::spawn(move || match loading.join() {
-            Ok(Ok(())) => {}
-            Ok(Err(error)) => warn!(%error, "pattern databases unavailable; 4x4 boards keep what is loaded"),
-            Err(_) => warn!("the pattern-database loader crashed; 4x4 boards keep what is loaded"),
+        let (mut slots, loading) = DatabaseSlot::spawn_load_or_build_each(dir, partitions);
+        std::thread::spawn(move || {
+            if loading.join().is_err() {
+                warn!("the pattern-database loader crashed; boards keep what is loaded");
+            }
         });
-        Ok(slot)
+        slots.resize_with(2, DatabaseSlot::new);
+        let five = slots.pop().unwrap_or_default();
+        let four = slots.pop().unwrap_or_default();
+        Ok([four, five])
     }
 
     /// `--prepare`: builds or checks every pattern-database file this server would use.
     fn prepare(&self) -> anyhow::Result<()> {
         let dir = cache_dir(self.cache_dir.as_deref())?;
-        for partition in self.partitions() {
+        for partition in self.partitions()? {
             let started = Instant::now();
             let path = PatternDatabases::prepare(&dir, &partition)
                 .with_context(|| format!("cannot prepare the {} pattern databases", partition.sizes()))?;
@@ -197,7 +221,8 @@ async fn main() -> anyhow::Result<()> {
     // Bound before the pattern databases start: a server that cannot listen builds nothing.
     let listener =
         TcpListener::bind(flags.listen).await.with_context(|| format!("cannot listen on {}", flags.listen))?;
-    let config = Config { pattern_databases: flags.start_pattern_databases()?, ..flags.config() };
+    let [four, five] = flags.start_pattern_databases()?;
+    let config = Config { pattern_databases: four, pattern_databases_5x5: five, ..flags.config() };
     let address = listener.local_addr().context("cannot read the bound address")?;
     info!(%address, ?config, "npuzzle-server listening");
     server::run(listener, shutdown_signal(), config).await?;

@@ -28,11 +28,10 @@ impl SolverService {
 mod tests {
     use super::*;
     use crate::service::Limits;
-    use crate::solver::DatabaseSlot;
 
     fn service() -> SolverService {
         let limits = Limits { max_expanded_nodes: Some(1_000), max_dimension: 5, ..Limits::default() };
-        SolverService::new(&limits, DatabaseSlot::new())
+        SolverService::new(&limits, Vec::new())
     }
 
     #[test]

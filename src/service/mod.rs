@@ -96,17 +96,19 @@ impl Drop for Slot {
 #[derive(Debug, Clone)]
 pub struct SolverService {
     limits: Limits,
-    pattern_databases: DatabaseSlot,
+    /// One slot per board size that has tables (4×4, 5×5).
+    pattern_databases: Vec<DatabaseSlot>,
     slots: Arc<Semaphore>,
     running: RunningSearches,
     shutdown: CancellationToken,
 }
 
 impl SolverService {
-    /// A service under `limits` (`max_concurrent_solves` is at least 1) that reads the 4×4
-    /// pattern databases from `pattern_databases` when each request starts: the slot may be
-    /// filled later, and until then 4×4 boards are solved with IDA* and linear conflict.
-    pub fn new(limits: &Limits, pattern_databases: DatabaseSlot) -> SolverService {
+    /// A service under `limits` (`max_concurrent_solves` is at least 1) that reads the pattern
+    /// databases from `pattern_databases` (a slot per board size) when each request starts: a
+    /// slot may be filled later, and until then its boards are solved with IDA* and linear
+    /// conflict.
+    pub fn new(limits: &Limits, pattern_databases: Vec<DatabaseSlot>) -> SolverService {
         let slots = limits.max_concurrent_solves.clamp(1, Semaphore::MAX_PERMITS);
         SolverService {
             limits: limits.clone(),
@@ -157,13 +159,16 @@ impl SolverService {
     ) -> Result<Job, Status> {
         let board = self.board(puzzle)?;
         let mut options = self.options(options.cloned().unwrap_or_default(), deadline)?;
-        if options.pattern_databases.is_none()
+        if options.pattern_databases_for(board.dimension()).is_none()
             && solver::wants_pattern_databases(board.dimension(), options.algorithm, options.heuristic)
         {
-            let within = deadline.map_or(FIRST_TABLES_WAIT, |deadline| {
-                deadline.saturating_duration_since(Instant::now()).min(FIRST_TABLES_WAIT)
-            });
-            options.pattern_databases = self.pattern_databases.first(within).await;
+            let until = Instant::now() + FIRST_TABLES_WAIT;
+            let until = deadline.map_or(until, |deadline| deadline.min(until));
+            let mut loaded = Vec::new();
+            for slot in &self.pattern_databases {
+                loaded.extend(slot.first(until.saturating_duration_since(Instant::now())).await);
+            }
+            options.pattern_databases = loaded;
         }
         Job::planned(board, options)
     }
@@ -208,7 +213,7 @@ impl SolverService {
             max_memory_bytes: self.limits.max_search_memory,
             max_search_time: Some(self.limits.max_search_time),
             deadline,
-            pattern_databases: self.pattern_databases.get(),
+            pattern_databases: self.pattern_databases.iter().filter_map(DatabaseSlot::get).collect(),
             optimality: optimality.into(),
             weight: weight_from_proto(requested.weight),
         })

@@ -1,17 +1,17 @@
 //! What to try when a search runs out of a budget: the one place that knows which methods
 //! exist for which board size, so every error message names only methods the board can use.
 
-use super::pdb::partition::DIMENSION as PDB_DIMENSION;
+use super::pdb::partition::DIMENSIONS as PDB_DIMENSIONS;
 use super::{Algorithm, Heuristic, Plan};
 
 /// The methods stronger than `plan` that exist for an N×N board (`dimension`), as the end of
 /// an error message: "try …", or, when `plan` is already the strongest, what is left to raise.
 ///
 /// IDA* with linear conflict runs on any size and needs no memory; pattern databases exist for
-/// 4×4 boards only; BOUNDED and FAST answers exist for every size.
+/// 4×4 and 5×5 boards only; BOUNDED and FAST answers exist for every size.
 pub fn stronger_methods(dimension: usize, plan: Plan) -> String {
     let mut methods = Vec::new();
-    if dimension == PDB_DIMENSION && plan.heuristic != Heuristic::PatternDatabase {
+    if PDB_DIMENSIONS.contains(&dimension) && plan.heuristic != Heuristic::PatternDatabase {
         methods.push("IDA* with pattern databases (algorithm idastar, heuristic pattern-database)");
     }
     let weaker_than_linear_conflict = matches!(plan.heuristic, Heuristic::Hamming | Heuristic::Manhattan);
@@ -37,11 +37,12 @@ mod tests {
     }
 
     #[test]
-    fn pattern_databases_are_suggested_for_four_by_four_only() {
+    fn pattern_databases_are_suggested_for_four_and_five_only() {
         let astar = plan(Algorithm::AStar, Heuristic::Manhattan);
         let four = stronger_methods(4, astar);
         assert!(four.contains("pattern databases") && four.contains("linear conflict"), "{four}");
-        for dimension in [3, 5, 20] {
+        assert!(stronger_methods(5, astar).contains("pattern databases"));
+        for dimension in [3, 6, 20] {
             let other = stronger_methods(dimension, astar);
             assert!(!other.contains("pattern"), "{other}");
             assert!(other.contains("IDA* with linear conflict"), "{other}");

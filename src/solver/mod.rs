@@ -150,14 +150,22 @@ pub struct Options {
     /// The caller's deadline: the search fails with [`SearchError::DeadlineExceeded`] once this
     /// instant has passed.
     pub deadline: Option<Instant>,
-    /// Loaded 4×4 pattern databases (see [`PatternDatabases::load_or_build`]). With them, `Auto`
-    /// solves a 4×4 board with IDA* and the databases; without them, with IDA* and linear
-    /// conflict, and an explicit [`Heuristic::PatternDatabase`] is refused as unsupported.
-    pub pattern_databases: Option<Arc<PatternDatabases>>,
+    /// Loaded pattern databases, at most one set per board dimension (4×4 and 5×5; see
+    /// [`PatternDatabases::load_or_build_partition`]). With the set for a board's size, `Auto`
+    /// solves it with IDA* and the databases; without, with IDA* and linear conflict, and an
+    /// explicit [`Heuristic::PatternDatabase`] is refused as not loaded.
+    pub pattern_databases: Vec<Arc<PatternDatabases>>,
     /// How short the answer must be: the minimum (the default), within a weight of it, or any.
     pub optimality: Optimality,
     /// For [`Optimality::Bounded`] only, and then required: above 1 and at most [`MAX_WEIGHT`].
     pub weight: Option<f64>,
+}
+
+impl Options {
+    /// The loaded pattern databases for boards of side `dimension`, if any.
+    pub fn pattern_databases_for(&self, dimension: usize) -> Option<&PatternDatabases> {
+        self.pattern_databases.iter().map(Arc::as_ref).find(|databases| databases.dimension() == dimension)
+    }
 }
 
 /// The default of [`Options::max_memory_bytes`]: 2 GiB, tens of millions of 4×4 A* nodes, so
@@ -211,7 +219,7 @@ impl Default for Options {
             max_memory_bytes: DEFAULT_MAX_MEMORY_BYTES,
             max_search_time: Some(DEFAULT_MAX_SEARCH_TIME),
             deadline: None,
-            pattern_databases: None,
+            pattern_databases: Vec::new(),
             optimality: Optimality::Minimum,
             weight: None,
         }
@@ -562,9 +570,9 @@ impl fmt::Display for Plan {
 ///
 /// For [`Optimality::Minimum`], `Auto` picks by measurement: the complete distance table for
 /// 3×3 ([`search::eight`], microseconds); A* with Manhattan for 2×2; IDA* with the pattern
-/// databases for 4×4 when `options.pattern_databases` holds them, else IDA* with linear
-/// conflict (a hard 4×4 then takes seconds to minutes instead of milliseconds); IDA* with
-/// linear conflict for 5×5 and larger. Asking for linear conflict or pattern databases with
+/// databases for 4×4 and 5×5 when `options.pattern_databases` holds them for that size, else
+/// IDA* with linear conflict (a hard 4×4 then takes seconds to minutes instead of
+/// milliseconds, and a random 5×5 is out of reach); IDA* with linear conflict for 6×6 and up. Asking for linear conflict or pattern databases with
 /// `Auto` as the algorithm gets IDA*, the only search that has them. [`Optimality::Bounded`]
 /// runs weighted IDA* with the heuristic IDA* would take; [`Optimality::Fast`] picks its own
 /// methods (both `Auto`).
@@ -574,7 +582,7 @@ pub fn plan(dimension: usize, options: &Options) -> Result<Plan, SearchError> {
     if options.optimality == Optimality::Fast || (auto && dimension == 3 && options.optimality == Optimality::Minimum) {
         return Ok(Plan { algorithm: Algorithm::Auto, heuristic: Heuristic::Auto });
     }
-    let has_databases = dimension == pdb::partition::DIMENSION && options.pattern_databases.is_some();
+    let has_databases = options.pattern_databases_for(dimension).is_some();
     let algorithm = match (options.algorithm, options.heuristic) {
         (Algorithm::Auto, _) if options.optimality == Optimality::Bounded => Algorithm::IdaStar,
         (Algorithm::Auto, Heuristic::LinearConflict | Heuristic::PatternDatabase) => Algorithm::IdaStar,
@@ -596,8 +604,8 @@ pub fn plan(dimension: usize, options: &Options) -> Result<Plan, SearchError> {
         )),
         (Algorithm::AStar, Heuristic::Hamming | Heuristic::Manhattan) => Ok(Plan { algorithm, heuristic }),
         (Algorithm::AStar, _) => unsupported("A* runs with the Hamming or Manhattan heuristic"),
-        (Algorithm::IdaStar, Heuristic::PatternDatabase) if dimension != pdb::partition::DIMENSION => {
-            unsupported("pattern databases are built for 4x4 boards only")
+        (Algorithm::IdaStar, Heuristic::PatternDatabase) if !pdb::partition::DIMENSIONS.contains(&dimension) => {
+            unsupported("pattern databases are built for 4x4 and 5x5 boards only")
         }
         (Algorithm::IdaStar, Heuristic::PatternDatabase) if !has_databases => {
             Err(SearchError::PatternDatabasesNotLoaded)
@@ -628,9 +636,10 @@ fn check_optimality(options: &Options) -> Result<(), SearchError> {
 }
 
 /// Whether a search for a board of dimension `dimension` with this algorithm and heuristic
-/// would read pattern databases, so a program loads them (577 MB for 7-8) only when they serve.
+/// would read pattern databases, so a program loads them (577 MB for 4×4's 7-8, 488 MB for
+/// 5×5's 6-6-6-6) only when they serve.
 pub fn wants_pattern_databases(dimension: usize, algorithm: Algorithm, heuristic: Heuristic) -> bool {
-    dimension == pdb::partition::DIMENSION
+    pdb::partition::DIMENSIONS.contains(&dimension)
         && matches!(algorithm, Algorithm::Auto | Algorithm::IdaStar)
         && matches!(heuristic, Heuristic::Auto | Heuristic::PatternDatabase)
 }
@@ -653,7 +662,7 @@ pub fn solve(
     }
     let mut meter = Meter::new(options, plan, board.dimension(), progress, stop);
     let found = match (options.optimality, plan.algorithm) {
-        (Optimality::Fast, _) => search::constructive::solve(board, options.pattern_databases.as_deref(), &mut meter)?,
+        (Optimality::Fast, _) => search::constructive::solve(board, options.pattern_databases_for(4), &mut meter)?,
         (_, Algorithm::Auto) => search::eight::solve(board)?,
         (_, Algorithm::AStar) => search::Found::optimal(search::astar::search(board, plan.heuristic, &mut meter)?),
         (_, _) => {
@@ -661,7 +670,13 @@ pub fn solve(
                 Optimality::Bounded => Weight::new(options.weight.unwrap_or(1.0)),
                 _ => Weight::ONE,
             };
-            search::idastar::search(board, plan.heuristic, options.pattern_databases.as_deref(), weight, &mut meter)?
+            search::idastar::search(
+                board,
+                plan.heuristic,
+                options.pattern_databases_for(board.dimension()),
+                weight,
+                &mut meter,
+            )?
         }
     };
     let stats = meter.stats();

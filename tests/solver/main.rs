@@ -9,6 +9,7 @@ mod anysize;
 mod korf;
 mod optimality;
 mod pattern_databases;
+mod pdb24;
 mod princeton;
 mod puzzles;
 mod solver_methods;

@@ -23,7 +23,7 @@ fn auto_picks_by_board_size_and_loaded_databases() {
         (plan.algorithm, plan.heuristic)
     };
     let without = Options::default();
-    let with = Options { pattern_databases: Some(small_databases()), ..Options::default() };
+    let with = Options { pattern_databases: vec![small_databases()], ..Options::default() };
     // 3×3 answers from its distance table, no search; 2×2 from A*.
     assert_eq!(chosen(3, &without), (Algorithm::Auto, Heuristic::Auto));
     assert_eq!(chosen(2, &without), (Algorithm::AStar, Heuristic::Manhattan));
@@ -40,9 +40,10 @@ fn auto_picks_by_board_size_and_loaded_databases() {
 fn pattern_databases_are_refused_when_absent_or_for_other_sizes() {
     let asked = Options { heuristic: Heuristic::PatternDatabase, ..Options::default() };
     assert_eq!(plan(4, &asked), Err(SearchError::PatternDatabasesNotLoaded));
-    let loaded = Options { pattern_databases: Some(small_databases()), ..asked };
+    let loaded = Options { pattern_databases: vec![small_databases()], ..asked };
     assert!(plan(4, &loaded).is_ok());
-    assert!(matches!(plan(5, &loaded), Err(SearchError::Unsupported { .. })));
+    assert_eq!(plan(5, &loaded), Err(SearchError::PatternDatabasesNotLoaded), "5x5 tables not loaded");
+    assert!(matches!(plan(6, &loaded), Err(SearchError::Unsupported { .. })));
     let astar = Options { algorithm: Algorithm::AStar, heuristic: Heuristic::LinearConflict, ..Options::default() };
     assert!(matches!(plan(3, &astar), Err(SearchError::Unsupported { .. })));
 }

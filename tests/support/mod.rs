@@ -16,12 +16,17 @@ use npuzzle::{Algorithm, Board, Direction, Heuristic, Options, solve};
 /// Exact distance to the goal of every solvable board of dimension `n` (2 or 3), by BFS from the
 /// goal over raw tile vectors, sharing no code with the solver.
 pub fn bfs_distances(n: usize) -> HashMap<Vec<u16>, u32> {
+    bfs_distances_within(n, u32::MAX)
+}
+
+/// [`bfs_distances`] for the boards at most `max_depth` moves from the goal, for any `n`.
+pub fn bfs_distances_within(n: usize, max_depth: u32) -> HashMap<Vec<u16>, u32> {
     let cells = n * n;
     let goal: Vec<u16> = (1..cells as u16).chain([0]).collect();
     let mut distance = HashMap::from([(goal.clone(), 0u32)]);
     let mut frontier = vec![goal];
     let mut depth = 0;
-    while !frontier.is_empty() {
+    while !frontier.is_empty() && depth < max_depth {
         depth += 1;
         let mut next = Vec::new();
         for tiles in &frontier {
@@ -137,7 +142,7 @@ pub fn solve_with(
         algorithm,
         heuristic,
         max_expanded_nodes: u64::MAX,
-        pattern_databases: databases,
+        pattern_databases: databases.into_iter().collect(),
         ..Options::default()
     };
     solve(board, &options, &mut NoProgress, &Stop::new())

@@ -14,9 +14,15 @@
 //! |---|---|---|---|---|---|
 //! | 7-8 (the default) | 577 MB | 4 to 7 min (about 340 s CPU) | 3.6 GB | 0.5 s | 566 MB |
 //! | 6-6-3 | 11.5 MB | 4 to 10 s | 50 MB | 0.02 s | 15 MB |
+//! | 5×5 6-6-6-6 | 488 MB | about 205 s of CPU (372 s wall on two cores shared with a load of 11) | 2.05 GB | 0.8 to 2.2 s (loaded machine) | 480 MB; `npuzzle-server` with 6-6-3 as well, 494 MB |
+//!
+//! The 5×5 file holds two 25⁶-byte tables (the corner pattern and one 3×2 block, which serves
+//! the other two blocks and every reflection), indexed directly; the entries whose cells repeat
+//! are zero and never read (about half the bytes: the price of an index without a rank).
 //!
 //! A warm load reads the file and checks its checksum; a cold build is the breadth-first
-//! search of `pdb_build` on every core.
+//! search of `pdb_build` on every core. The 5×5 tables load or build on a thread of their own
+//! after the 4×4 ones; until they are ready, 5×5 boards use IDA* with linear conflict.
 //!
 //! Cold start: a server runs [`DatabaseSlot::spawn_load_or_build`] at startup. When 7-8 is not
 //! cached, it first loads or builds the 6-6-3 tables (seconds) and serves with them, then builds
@@ -64,7 +70,8 @@ pub fn file_name(partition: &Partition) -> String {
         .iter()
         .flat_map(|pattern| pattern.iter().copied().chain([0]))
         .fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3));
-    format!("pdb-4x4-{}-{:08x}-v{FORMAT_VERSION}.bin", partition.sizes(), digest as u32)
+    let side = partition.dimension();
+    format!("pdb-{side}x{side}-{}-{:08x}-v{FORMAT_VERSION}.bin", partition.sizes(), digest as u32)
 }
 
 impl PatternDatabases {
@@ -92,7 +99,7 @@ impl PatternDatabases {
         )
     }
 
-    /// The default 7-8 databases from `dir`, built and saved there first if the file is
+    /// The default 4×4 (7-8) databases from `dir`, built and saved there first if the file is
     /// missing, corrupt or from another version.
     pub fn load_or_build(dir: &Path) -> Result<Arc<PatternDatabases>, PdbError> {
         PatternDatabases::load_or_build_partition(dir, &Partition::seven_eight())
@@ -188,15 +195,34 @@ impl DatabaseSlot {
         dir: PathBuf,
         partition: Partition,
     ) -> (DatabaseSlot, thread::JoinHandle<Result<(), PdbError>>) {
-        let slot = DatabaseSlot::new();
-        slot.0.send_modify(|loaded| loaded.loading = true);
-        let filler = slot.clone();
+        let (mut slots, handle) = DatabaseSlot::spawn_load_or_build_each(dir, vec![partition]);
+        (slots.pop().unwrap_or_default(), handle)
+    }
+
+    /// [`DatabaseSlot::spawn_load_or_build`] for several partitions (one slot each, in order),
+    /// one after the other on one thread, so that two cold builds never add their memory peaks
+    /// (3.6 GB for 7-8, 2 GB for 5×5). The thread's outcome is the first failure, if any; a
+    /// failed partition does not stop the ones after it.
+    pub fn spawn_load_or_build_each(
+        dir: PathBuf,
+        partitions: Vec<Partition>,
+    ) -> (Vec<DatabaseSlot>, thread::JoinHandle<Result<(), PdbError>>) {
+        let slots: Vec<DatabaseSlot> = partitions.iter().map(|_| DatabaseSlot::new()).collect();
+        slots.iter().for_each(|slot| slot.0.send_modify(|loaded| loaded.loading = true));
+        let fillers = slots.clone();
         let handle = thread::spawn(move || {
-            let outcome = filler.load_in_stages(&dir, stand_in(&partition), &partition);
-            filler.0.send_modify(|loaded| loaded.loading = false);
+            let mut outcome = Ok(());
+            for (filler, partition) in fillers.iter().zip(&partitions) {
+                let step = filler.load_in_stages(&dir, stand_in(partition), partition);
+                filler.0.send_modify(|loaded| loaded.loading = false);
+                if let Err(error) = step {
+                    tracing::warn!(%error, partition = %partition.sizes(), "pattern databases unavailable");
+                    outcome = outcome.and(Err(error));
+                }
+            }
             outcome
         });
-        (slot, handle)
+        (slots, handle)
     }
 
     /// The body of [`DatabaseSlot::spawn_load_or_build`]'s thread: `partition` from its file,
@@ -214,9 +240,12 @@ impl DatabaseSlot {
                 Ok(databases) => self.ready(databases, started),
                 Err(error) => tracing::warn!(%error, partition = %quick.sizes(), "no stand-in pattern databases"),
             }
-            if !yield_to_searches() {
-                tracing::warn!("cannot lower the build's priority: it competes with searches for the CPU");
-            }
+        } else {
+            // No quick tables are coming: a request should not wait for this build.
+            self.0.send_modify(|loaded| loaded.loading = false);
+        }
+        if !yield_to_searches() {
+            tracing::warn!("cannot lower the build's priority: it competes with searches for the CPU");
         }
         let databases = PatternDatabases::load_or_build_partition(dir, partition)?;
         self.ready(databases, started);
@@ -226,8 +255,9 @@ impl DatabaseSlot {
     /// Puts `databases` in the slot, logs it and sets the readiness metric.
     fn ready(&self, databases: Arc<PatternDatabases>, started: Instant) {
         let partition = databases.partition().sizes();
+        let side = databases.dimension();
         self.fill(databases);
-        tracing::info!(%partition, elapsed = ?started.elapsed(), "pattern databases ready: new 4x4 requests use them");
+        tracing::info!(%partition, elapsed = ?started.elapsed(), "pattern databases ready: new {side}x{side} requests use them");
         metrics::pattern_databases_ready(&partition, true);
     }
 

@@ -11,7 +11,7 @@ use super::file::FORMAT_VERSION;
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum PdbError {
-    /// The partition is not a set of disjoint patterns covering the 15 tiles.
+    /// The partition is not a set of disjoint patterns covering the board's tiles.
     #[error("invalid partition: {0}")]
     InvalidPartition(String),
     /// A table build thread died.

@@ -7,9 +7,9 @@
 //! |---|---|
 //! | 8 | magic `NPZLPDB\0` |
 //! | 4 | format version ([`FORMAT_VERSION`]) |
-//! | 4 | board dimension (4) |
+//! | 4 | board dimension (4 or 5) |
 //! | 1 + Σ(1 + k) | the partition: pattern count, then each pattern's size and tiles |
-//! | Σ 16!/(16-k)! | the tables, one byte an entry, in the partition's order |
+//! | Σ table length | the stored tables (see `Partition::stored`), one byte an entry, in the partition's order: 16!/(16-k)! entries on 4×4, 25^k on 5×5 |
 //! | 8 | checksum of everything before it ([`Checksum`]) |
 //!
 //! A file is trusted only if every field matches what the caller expects and the checksum
@@ -21,7 +21,7 @@ use std::path::Path;
 
 use super::error::PdbError;
 use super::lookup::PatternDatabases;
-use super::partition::{DIMENSION, Partition, placements};
+use super::partition::{Partition, table_len};
 
 /// Bumped whenever the layout or the meaning of the tables changes, so old files are rebuilt.
 pub const FORMAT_VERSION: u32 = 1;
@@ -73,7 +73,7 @@ impl Checksum {
 fn header(partition: &Partition) -> Vec<u8> {
     let mut header = MAGIC.to_vec();
     header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    header.extend_from_slice(&(DIMENSION as u32).to_le_bytes());
+    header.extend_from_slice(&(partition.dimension() as u32).to_le_bytes());
     header.push(partition.patterns().len() as u8);
     for pattern in partition.patterns() {
         header.push(pattern.len() as u8);
@@ -128,9 +128,9 @@ pub fn read(path: &Path, partition: &Partition) -> Result<PatternDatabases, PdbE
     if actual != expected {
         return Err(PdbError::WrongSize { path: path.to_owned(), expected, actual });
     }
-    let mut tables = Vec::with_capacity(partition.patterns().len());
-    for pattern in partition.patterns() {
-        let mut table = vec![0u8; placements(pattern.len())];
+    let mut tables = Vec::new();
+    for pattern in partition.stored() {
+        let mut table = vec![0u8; table_len(partition.dimension(), pattern.len())];
         input.read_exact(&mut table).map_err(io_error)?;
         tables.push(table);
     }

@@ -1,7 +1,7 @@
-//! Additive disjoint pattern databases for the 4×4 board (Korf & Felner 2002), and the
-//! [`Estimator`] that reads them, maxed with its reflection about the main diagonal.
+//! Additive disjoint pattern databases for the 4×4 and 5×5 boards (Korf & Felner 2002), and
+//! the [`Estimator`] that reads them, maxed with its reflection about the main diagonal.
 //!
-//! A [`Partition`] splits the 15 tiles into disjoint patterns. For each pattern, a table holds,
+//! A [`Partition`] splits the tiles into disjoint patterns. For each pattern, a table holds,
 //! for every placement of its tiles, the fewest moves *of those tiles* that bring them home, the
 //! other tiles being indistinct and the blank free to go anywhere (the minimum over the blank's
 //! cells). Since only a pattern's own moves are counted, the tables of a partition add up to a
@@ -16,24 +16,29 @@
 //! move (skipped when the direct sum already prunes the child) and helps whenever the partition
 //! is not itself symmetric.
 //!
-//! A table for a k-tile pattern has 16!/(16-k)! entries of one byte, indexed by the mixed-radix
-//! rank of the tiles' cells (see [`rank`]). The database files and their build are described in
+//! Every term, direct or mirrored, is a *view*: a stored table, the tiles to read in the
+//! table's order, and the symmetry that maps a board cell to the cell the table is read at (see
+//! [`symmetry`](super::symmetry)). A 4×4 table is indexed by the dense rank of the cells, a 5×5
+//! table directly (see [`index`](super::index)). The files and the build are described in
 //! `file` and `build`.
 
 use std::fmt;
 
 use super::error::PdbError;
-use super::partition::{CELLS, DIMENSION, MAX_PATTERN_TILES, MAX_PATTERNS, Partition, placements, rank};
+use super::index::{direct25, rank16};
+use super::partition::{MAX_CELLS, MAX_PATTERN_TILES, MAX_PATTERNS, Partition, table_len};
+use super::symmetry::{self, CellMap};
 use crate::solver::heuristic::Estimator;
 
-/// Cell (r, c) mirrored to (c, r).
-const fn reflect_cell(cell: usize) -> usize {
-    (cell % DIMENSION) * DIMENSION + cell / DIMENSION
-}
-
-/// The label of the tile whose goal cell is the mirror of `tile`'s goal cell.
-const fn reflect_tile(tile: usize) -> usize {
-    reflect_cell(tile - 1) + 1
+/// One way to read a table: a pattern's tiles, either as they stand or through a symmetry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct View {
+    table: usize,
+    /// The tiles whose mapped cells, in this order, are the table's placement.
+    sources: [u8; MAX_PATTERN_TILES],
+    len: usize,
+    /// Where each board cell is read in the table.
+    cell_map: CellMap,
 }
 
 /// The tables of one partition, ready to be read by [`PatternHeuristic`].
@@ -41,11 +46,14 @@ const fn reflect_tile(tile: usize) -> usize {
 pub struct PatternDatabases {
     partition: Partition,
     tables: Vec<Vec<u8>>,
+    /// The direct views, one per pattern, then the mirrored ones.
+    views: Vec<View>,
 }
 
 impl fmt::Debug for PatternDatabases {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PatternDatabases")
+            .field("dimension", &self.partition.dimension())
             .field("partition", &self.partition.patterns())
             .field("bytes", &self.partition.table_bytes())
             .finish()
@@ -53,14 +61,35 @@ impl fmt::Debug for PatternDatabases {
 }
 
 impl PatternDatabases {
-    /// Wraps tables built or read for `partition`, checking their sizes.
+    /// Wraps tables built or read for `partition` (one per [`Partition::stored`] pattern),
+    /// checking their sizes.
     pub fn from_tables(partition: Partition, tables: Vec<Vec<u8>>) -> Result<PatternDatabases, PdbError> {
-        let sizes_match = tables.len() == partition.patterns().len()
-            && tables.iter().zip(partition.patterns()).all(|(table, pattern)| table.len() == placements(pattern.len()));
+        let dimension = partition.dimension();
+        let stored: Vec<&[u8]> = partition.stored().collect();
+        let sizes_match = tables.len() == stored.len()
+            && tables.iter().zip(&stored).all(|(table, pattern)| table.len() == table_len(dimension, pattern.len()));
         if !sizes_match {
             return Err(PdbError::InvalidPartition("the tables do not match the partition's sizes".into()));
         }
-        Ok(PatternDatabases { partition, tables })
+        let transpose = symmetry::transpose(dimension);
+        let mut views = Vec::with_capacity(2 * partition.patterns().len());
+        for reflected in [false, true] {
+            for pattern in partition.patterns() {
+                let goals: Vec<u8> = pattern
+                    .iter()
+                    .map(|&tile| if reflected { transpose[usize::from(tile) - 1] } else { tile - 1 })
+                    .collect();
+                let (table, tiles, cell_map) = symmetry::find_view(dimension, &stored, &goals).ok_or_else(|| {
+                    PdbError::InvalidPartition(format!(
+                        "no table serves the pattern {pattern:?} (reflected: {reflected})"
+                    ))
+                })?;
+                let mut sources = [0u8; MAX_PATTERN_TILES];
+                sources[..tiles.len()].copy_from_slice(&tiles);
+                views.push(View { table, sources, len: tiles.len(), cell_map });
+            }
+        }
+        Ok(PatternDatabases { partition, tables, views })
     }
 
     /// The partition the tables are for.
@@ -68,7 +97,12 @@ impl PatternDatabases {
         &self.partition
     }
 
-    /// One table per pattern, in the partition's order.
+    /// The board side the tables serve.
+    pub fn dimension(&self) -> usize {
+        self.partition.dimension()
+    }
+
+    /// One table per stored pattern, in the partition's order.
     pub fn tables(&self) -> &[Vec<u8>] {
         &self.tables
     }
@@ -79,31 +113,22 @@ impl PatternDatabases {
     }
 }
 
-/// One way to read a table: a pattern's tiles, either as they stand or mirrored.
-#[derive(Debug, Clone, Copy)]
-struct View {
-    table: usize,
-    /// The tiles whose cells (mirrored if `reflected`) are the pattern's placement.
-    sources: [u8; MAX_PATTERN_TILES],
-    len: usize,
-    /// Where each cell is read: itself, or its mirror.
-    cell_map: [u8; CELLS],
-}
-
-/// Additive pattern databases maxed with their reflection, as an [`Estimator`] for 4×4 boards.
+/// Additive pattern databases maxed with their reflection, as an [`Estimator`] for the boards
+/// of their dimension.
 #[derive(Debug, Clone)]
 pub struct PatternHeuristic<'a> {
     tables: &'a [Vec<u8>],
-    /// The direct views, one per pattern, then the mirrored ones.
-    views: Vec<View>,
+    views: &'a [View],
     /// For each tile, its direct view and its mirrored view.
-    views_of_tile: [[u8; 2]; CELLS],
+    views_of_tile: [[u8; 2]; MAX_CELLS],
+    /// Whether the tables are indexed directly (5×5) rather than by dense rank (4×4).
+    direct: bool,
 }
 
 /// What a node carries: every tile's cell, and each view's current table value.
 #[derive(Debug, Clone, Copy)]
 pub struct PatternMemo {
-    cells: [u8; CELLS],
+    cells: [u8; MAX_CELLS],
     values: [u8; 2 * MAX_PATTERNS],
     /// The direct sum and the mirrored sum.
     sums: [u32; 2],
@@ -111,34 +136,30 @@ pub struct PatternMemo {
 
 impl<'a> PatternHeuristic<'a> {
     fn new(databases: &'a PatternDatabases) -> PatternHeuristic<'a> {
-        let patterns = databases.partition.patterns();
-        let count = patterns.len();
-        let mut views = Vec::with_capacity(2 * count);
-        let mut views_of_tile = [[0u8; 2]; CELLS];
-        for reflected in [false, true] {
-            for (table, pattern) in patterns.iter().enumerate() {
-                let view = views.len();
-                let mut sources = [0u8; MAX_PATTERN_TILES];
-                for (slot, &tile) in sources.iter_mut().zip(pattern) {
-                    let source = if reflected { reflect_tile(usize::from(tile)) } else { usize::from(tile) };
-                    *slot = source as u8;
-                    views_of_tile[source][usize::from(reflected)] = view as u8;
-                }
-                let cell_map = std::array::from_fn(|cell| if reflected { reflect_cell(cell) } else { cell } as u8);
-                views.push(View { table, sources, len: pattern.len(), cell_map });
+        let count = databases.partition.patterns().len();
+        let mut views_of_tile = [[0u8; 2]; MAX_CELLS];
+        for (index, view) in databases.views.iter().enumerate() {
+            for &tile in &view.sources[..view.len] {
+                views_of_tile[usize::from(tile)][usize::from(index >= count)] = index as u8;
             }
         }
-        PatternHeuristic { tables: &databases.tables, views, views_of_tile }
+        PatternHeuristic {
+            tables: &databases.tables,
+            views: &databases.views,
+            views_of_tile,
+            direct: databases.dimension() != 4,
+        }
     }
 
     /// The table value of `view` for the tile cells `cells`.
     #[inline]
-    fn lookup(&self, view: usize, cells: &[u8; CELLS]) -> u8 {
+    fn lookup(&self, view: usize, cells: &[u8; MAX_CELLS]) -> u8 {
         let view = &self.views[view];
         let placement = view.sources[..view.len]
             .iter()
             .map(|&tile| usize::from(view.cell_map[usize::from(cells[usize::from(tile)])]));
-        self.tables[view.table][rank(placement)]
+        let index = if self.direct { direct25(placement) } else { rank16(placement) };
+        self.tables[view.table][index]
     }
 }
 
@@ -146,7 +167,7 @@ impl Estimator for PatternHeuristic<'_> {
     type Memo = PatternMemo;
 
     fn start(&self, tiles: &[u16]) -> PatternMemo {
-        let mut memo = PatternMemo { cells: [0; CELLS], values: [0; 2 * MAX_PATTERNS], sums: [0; 2] };
+        let mut memo = PatternMemo { cells: [0; MAX_CELLS], values: [0; 2 * MAX_PATTERNS], sums: [0; 2] };
         for (cell, &tile) in tiles.iter().enumerate() {
             memo.cells[usize::from(tile)] = cell as u8;
         }
@@ -213,10 +234,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reflection_fixes_the_goal() {
-        assert_eq!(reflect_cell(15), 15);
-        assert_eq!(reflect_tile(2), 5);
-        assert_eq!(reflect_tile(12), 15);
-        assert!((1..CELLS).all(|tile| reflect_tile(reflect_tile(tile)) == tile));
+    fn four_by_four_views_read_the_mirrored_tiles_through_the_transpose() {
+        let partition = Partition::six_six_three();
+        let tables = partition.stored().map(|pattern| vec![0; table_len(4, pattern.len())]).collect();
+        let databases = PatternDatabases::from_tables(partition, tables).expect("sizes match");
+        let mirrored = &databases.views[3 + 2];
+        assert_eq!((mirrored.table, &mirrored.sources[..3]), (2, &[5u8, 9, 13][..]));
+        assert_eq!(mirrored.cell_map[..16], symmetry::transpose(4)[..16]);
+    }
+
+    #[test]
+    fn the_five_by_five_partition_reads_two_tables_eight_ways() {
+        let partition = Partition::six_six_six_six();
+        let tables = partition.stored().map(|pattern| vec![0; table_len(5, pattern.len())]).collect();
+        let databases = PatternDatabases::from_tables(partition, tables).expect("sizes match");
+        let tables_read: Vec<usize> = databases.views.iter().map(|view| view.table).collect();
+        assert_eq!(tables_read, vec![0, 1, 1, 1, 0, 1, 1, 1]);
+        let heuristic = databases.heuristic();
+        for tile in 1..25 {
+            let [direct, mirrored] = heuristic.views_of_tile[tile];
+            assert!(direct < 4 && mirrored >= 4, "tile {tile}");
+        }
     }
 }

@@ -2,7 +2,9 @@
 //! program needs to have them: the partition and its ranking, the breadth-first build, the
 //! checksummed file, and the cache directory with load-or-build in the background.
 //!
-//! - [`partition`]: which tiles form each pattern, and the rank that indexes a pattern's table.
+//! - [`partition`]: which tiles form each pattern (4×4 or 5×5), and which have a table of their own.
+//! - [`index`]: where a placement is found in a table: dense ranks (4×4), direct indices (5×5).
+//! - [`symmetry`]: the grid's symmetries, which let one table serve several patterns.
 //! - [`lookup`]: the loaded tables and the [`Estimator`](super::heuristic::Estimator) that reads them.
 //! - `build`: the tables by breadth-first search over a pattern's abstract space.
 //! - [`file`]: the versioned, checksummed file image of one partition's tables.
@@ -17,9 +19,11 @@ mod build;
 pub mod cache;
 pub mod error;
 pub mod file;
+pub mod index;
 mod lock;
 pub mod lookup;
 pub mod partition;
+pub mod symmetry;
 
 pub use cache::{DatabaseSlot, cache_dir, default_cache_dir};
 pub use error::PdbError;

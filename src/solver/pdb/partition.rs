@@ -1,95 +1,156 @@
-//! Partitions of the 4×4 board's tiles into disjoint patterns, and the dense rank of a pattern's
-//! placement that indexes its table.
+//! Partitions of a 4×4 or 5×5 board's tiles into disjoint patterns, which of them need a table
+//! of their own, and how long each table is.
+//!
+//! A pattern that some symmetry of the goal maps onto a pattern listed before it is read from
+//! that pattern's table (see [`symmetry`](super::symmetry)), so Korf & Felner's 6-6-6-6 for 5×5
+//! holds two tables, not four, and the reflected bound needs none of its own.
 
 use super::error::PdbError;
+use super::symmetry;
 
-/// The board side the databases are for.
-pub const DIMENSION: usize = 4;
+/// The board sizes pattern databases are built for.
+pub const DIMENSIONS: [usize; 2] = [4, 5];
 
-/// Cells of the board, blank included.
-pub const CELLS: usize = DIMENSION * DIMENSION;
+/// Cells of the largest board served (5×5), blank included.
+pub const MAX_CELLS: usize = 25;
 
-/// The most tiles a pattern may have (the 8-tile table is 16!/8! bytes, about 519 MB).
+/// The most tiles a pattern may have in any table (the 8-tile 4×4 table is 519 MB).
 pub const MAX_PATTERN_TILES: usize = 8;
 
 /// The most patterns a partition may have.
 pub const MAX_PATTERNS: usize = 8;
 
-/// Placements of `k` distinct tiles on the 16 cells: 16!/(16-k)!.
-pub fn placements(k: usize) -> usize {
-    (CELLS - k + 1..=CELLS).product()
+/// The most tiles of a pattern on a `dimension`² board: 8 on 4×4, 6 on 5×5 (a 25⁶-entry table
+/// is 244 MB; 25⁷ would be 6 GB).
+pub fn max_pattern_tiles(dimension: usize) -> usize {
+    if dimension == 4 { MAX_PATTERN_TILES } else { 6 }
 }
 
-/// The rank of a placement of distinct cells, `0..placements(cells.len())`: the mixed-radix
-/// number whose i-th digit (radix 16 - i) is the i-th cell counted among the cells not yet used.
-///
-/// Each of the sixteen 4-bit fields of `below` counts the cells used so far that lie below that
-/// field's cell, so a digit is one shift and one subtraction, with no population count.
-#[inline]
-pub fn rank(cells: impl IntoIterator<Item = usize>) -> usize {
-    const ONES: u64 = 0x1111_1111_1111_1111;
-    let mut below = 0u64;
-    let mut index = 0;
-    for (i, cell) in cells.into_iter().enumerate() {
-        let digit = cell - ((below >> (4 * cell)) & 0xF) as usize;
-        index = index * (CELLS - i) + digit;
-        below += (ONES << (4 * cell)) << 4;
+/// Entries of the table of a `k`-tile pattern on a `dimension`² board: the dense
+/// 16!/(16-k)! for 4×4, the direct 25^k for 5×5 (see [`index`](super::index)).
+pub fn table_len(dimension: usize, k: usize) -> usize {
+    match dimension {
+        4 => placements(16, k),
+        _ => (0..k).map(|_| dimension * dimension).product(),
     }
-    index
 }
 
-/// The tiles of each pattern, checked to be disjoint and to cover tiles 1..=15.
+/// Placements of `k` distinct tiles on `cells` cells: cells!/(cells-k)!.
+pub fn placements(cells: usize, k: usize) -> usize {
+    (cells - k + 1..=cells).product()
+}
+
+/// The tiles of each pattern, checked to be disjoint and to cover every tile of the board, and
+/// which of them have a table of their own.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Partition {
+    dimension: usize,
     patterns: Vec<Vec<u8>>,
+    /// Indices into `patterns` of those with a table of their own, in table order.
+    stored: Vec<usize>,
 }
 
 impl Partition {
-    /// Checks that `patterns` are non-empty, at most [`MAX_PATTERNS`] of at most
-    /// [`MAX_PATTERN_TILES`] tiles each, and cover every tile exactly once.
+    /// A partition of the 4×4 board's tiles; see [`Partition::for_dimension`].
     pub fn new(patterns: Vec<Vec<u8>>) -> Result<Partition, PdbError> {
+        Partition::for_dimension(4, patterns)
+    }
+
+    /// Checks that `dimension` is one of [`DIMENSIONS`] and that `patterns` are non-empty, at
+    /// most [`MAX_PATTERNS`] of at most [`max_pattern_tiles`] tiles each, and cover every tile
+    /// of the board exactly once.
+    pub fn for_dimension(dimension: usize, patterns: Vec<Vec<u8>>) -> Result<Partition, PdbError> {
         let invalid = |reason: String| Err(PdbError::InvalidPartition(reason));
+        if !DIMENSIONS.contains(&dimension) {
+            return invalid(format!("pattern databases are built for 4x4 and 5x5 boards, not {dimension}x{dimension}"));
+        }
+        let cells = dimension * dimension;
+        let max_tiles = max_pattern_tiles(dimension);
         if patterns.is_empty() || patterns.len() > MAX_PATTERNS {
             return invalid(format!("{} patterns; 1 to {MAX_PATTERNS} are allowed", patterns.len()));
         }
-        let mut seen = [false; CELLS];
+        let mut seen = [false; MAX_CELLS];
         for pattern in &patterns {
-            if pattern.is_empty() || pattern.len() > MAX_PATTERN_TILES {
-                return invalid(format!("a pattern of {} tiles; 1 to {MAX_PATTERN_TILES} are allowed", pattern.len()));
+            if pattern.is_empty() || pattern.len() > max_tiles {
+                return invalid(format!(
+                    "a pattern of {} tiles; 1 to {max_tiles} are allowed on {dimension}x{dimension}",
+                    pattern.len()
+                ));
             }
             for &tile in pattern {
                 let tile = usize::from(tile);
-                if tile == 0 || tile >= CELLS {
-                    return invalid(format!("tile {tile} is not a tile of the 4x4 board"));
+                if tile == 0 || tile >= cells {
+                    return invalid(format!("tile {tile} is not a tile of the {dimension}x{dimension} board"));
                 }
                 if std::mem::replace(&mut seen[tile], true) {
                     return invalid(format!("tile {tile} is in two patterns"));
                 }
             }
         }
-        if let Some(missing) = (1..CELLS).find(|&tile| !seen[tile]) {
+        if let Some(missing) = (1..cells).find(|&tile| !seen[tile]) {
             return invalid(format!("tile {missing} is in no pattern"));
         }
-        Ok(Partition { patterns })
+        let mut stored: Vec<usize> = Vec::new();
+        for (index, pattern) in patterns.iter().enumerate() {
+            let tables: Vec<&[u8]> = stored.iter().map(|&table| patterns[table].as_slice()).collect();
+            let goals: Vec<u8> = pattern.iter().map(|&tile| tile - 1).collect();
+            if symmetry::find_view(dimension, &tables, &goals).is_none() {
+                stored.push(index);
+            }
+        }
+        Ok(Partition { dimension, patterns, stored })
     }
 
-    /// The default partition, Korf & Felner's 7-8 turned to our goal: the top two rows (8 tiles)
-    /// and the bottom two less the blank (7 tiles). 577 MB of tables; the build takes minutes and
-    /// 3.6 GB (see `pdb_build`).
+    /// The default 4×4 partition, Korf & Felner's 7-8 turned to our goal: the top two rows (8
+    /// tiles) and the bottom two less the blank (7 tiles). 577 MB of tables; the build takes
+    /// minutes and 3.6 GB (see `build`).
     pub fn seven_eight() -> Partition {
-        Partition { patterns: vec![(1..=8).collect(), (9..=15).collect()] }
+        Partition::known(4, vec![(1..=8).collect(), (9..=15).collect()])
     }
 
-    /// A small partition that builds in seconds: {1, 5, 6, 9, 10, 13}, {7, 8, 11, 12, 14, 15}
-    /// and {2, 3, 4}, the best of the 6-6-3 splits measured on the Korf instances (with
+    /// A small 4×4 partition that builds in seconds: {1, 5, 6, 9, 10, 13}, {7, 8, 11, 12, 14,
+    /// 15} and {2, 3, 4}, the best of the 6-6-3 splits measured on the Korf instances (with
     /// reflection, about 3× fewer nodes than splitting by columns). 11.5 MB of tables.
     pub fn six_six_three() -> Partition {
-        Partition { patterns: vec![vec![1, 5, 6, 9, 10, 13], vec![7, 8, 11, 12, 14, 15], vec![2, 3, 4]] }
+        Partition::known(4, vec![vec![1, 5, 6, 9, 10, 13], vec![7, 8, 11, 12, 14, 15], vec![2, 3, 4]])
+    }
+
+    /// The 5×5 partition, Korf & Felner's 6-6-6-6 turned half a turn to our goal (blank
+    /// bottom-right): the six tiles around the blank's corner, {13, 18, 19, 20, 23, 24}, and
+    /// three 3×2 corner blocks, {11, 12, 16, 17, 21, 22}, {4, 5, 9, 10, 14, 15} and
+    /// {1, 2, 3, 6, 7, 8}. The blocks are one block turned, so two tables of 244 MB serve all
+    /// four patterns and their reflections (8 lookups).
+    pub fn six_six_six_six() -> Partition {
+        Partition::known(
+            5,
+            vec![
+                vec![13, 18, 19, 20, 23, 24],
+                vec![11, 12, 16, 17, 21, 22],
+                vec![4, 5, 9, 10, 14, 15],
+                vec![1, 2, 3, 6, 7, 8],
+            ],
+        )
+    }
+
+    /// A built-in partition, valid by construction.
+    fn known(dimension: usize, patterns: Vec<Vec<u8>>) -> Partition {
+        Partition::for_dimension(dimension, patterns).unwrap_or_else(|err| unreachable!("built-in partition: {err}"))
+    }
+
+    /// The board side.
+    pub fn dimension(&self) -> usize {
+        self.dimension
     }
 
     /// The tiles of each pattern.
     pub fn patterns(&self) -> &[Vec<u8>] {
         &self.patterns
+    }
+
+    /// The patterns that have a table of their own, in table order; the others are read from
+    /// these through a symmetry.
+    pub fn stored(&self) -> impl Iterator<Item = &[u8]> {
+        self.stored.iter().map(|&index| self.patterns[index].as_slice())
     }
 
     /// The pattern sizes, as in "6-6-3".
@@ -99,11 +160,12 @@ impl Partition {
 
     /// Bytes of all tables together.
     pub fn table_bytes(&self) -> usize {
-        self.patterns.iter().map(|pattern| placements(pattern.len())).sum()
+        self.stored().map(|pattern| table_len(self.dimension, pattern.len())).sum()
     }
 }
 
-/// The built-in partitions by name, "7-8" or "6-6-3", as command lines spell them.
+/// The built-in partitions by name, "7-8" or "6-6-3" (4×4) or "6-6-6-6" (5×5), as command
+/// lines spell them.
 impl std::str::FromStr for Partition {
     type Err = String;
 
@@ -111,7 +173,8 @@ impl std::str::FromStr for Partition {
         match name {
             "7-8" => Ok(Partition::seven_eight()),
             "6-6-3" => Ok(Partition::six_six_three()),
-            _ => Err(format!("unknown partition {name:?}; expected 7-8 or 6-6-3")),
+            "6-6-6-6" => Ok(Partition::six_six_six_six()),
+            _ => Err(format!("unknown partition {name:?}; expected 7-8 or 6-6-3 (4x4), or 6-6-6-6 (5x5)")),
         }
     }
 }
@@ -119,24 +182,24 @@ impl std::str::FromStr for Partition {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[test]
-    fn ranks_are_dense_and_distinct() {
-        let mut seen = vec![false; placements(2)];
-        for a in 0..CELLS {
-            for b in (0..CELLS).filter(|&b| b != a) {
-                let index = rank([a, b]);
-                assert!(!std::mem::replace(&mut seen[index], true), "rank of {a},{b} repeats");
-            }
-        }
-        assert!(seen.iter().all(|&s| s));
-    }
 
     #[test]
     fn partitions_are_checked() {
         assert!(Partition::new(vec![vec![1, 2, 3]]).is_err());
         assert!(Partition::new(vec![(1..9).collect(), (8..16).collect()]).is_err());
         assert!(Partition::new(vec![(1..16).collect()]).is_err());
+        assert!(Partition::for_dimension(5, vec![(1..8).collect(), (8..25).collect()]).is_err(), "too big");
+        assert!(Partition::for_dimension(6, vec![(1..36).collect()]).is_err());
         assert_eq!(Partition::six_six_three().sizes(), "6-6-3");
         assert_eq!(Partition::six_six_three().table_bytes(), 2 * 5_765_760 + 3_360);
+    }
+
+    #[test]
+    fn symmetric_patterns_share_tables() {
+        assert_eq!(Partition::six_six_three().stored().count(), 3);
+        assert_eq!(Partition::seven_eight().stored().count(), 2);
+        let korf = Partition::six_six_six_six();
+        assert_eq!(korf.stored().collect::<Vec<_>>(), vec![&korf.patterns()[0][..], &korf.patterns()[1][..]]);
+        assert_eq!(korf.table_bytes(), 2 * 244_140_625);
     }
 }

@@ -19,13 +19,13 @@ use crate::solver::heuristic::Estimator;
 use crate::solver::heuristic::linear_conflict::LinearConflict;
 use crate::solver::heuristic::manhattan::{Hamming, Manhattan};
 use crate::solver::pdb::PatternDatabases;
-use crate::solver::pdb::partition::DIMENSION as PDB_DIMENSION;
 use crate::solver::search::{Found, Weight};
 use crate::solver::{Algorithm, Heuristic, Meter, SearchError};
 
 /// Runs IDA* from `board` (which must be solvable) with `heuristic` (never `Auto`) and
 /// `weight`, and returns a path to the goal at most `weight` times the shortest, with the lower
-/// bound the search proved. The pattern-database heuristic needs `databases` and a 4×4 board.
+/// bound the search proved. The pattern-database heuristic needs `databases`
+/// for the board's dimension.
 pub fn search(
     board: &Board,
     heuristic: Heuristic,
@@ -39,13 +39,13 @@ pub fn search(
         Heuristic::Manhattan => run(board, &Manhattan::new(n), weight, meter),
         Heuristic::LinearConflict | Heuristic::Auto => run(board, &LinearConflict::new(n), weight, meter),
         Heuristic::PatternDatabase => match databases {
-            Some(databases) if n == PDB_DIMENSION => run(board, &databases.heuristic(), weight, meter),
+            Some(databases) if n == databases.dimension() => run(board, &databases.heuristic(), weight, meter),
             _ => Err(SearchError::Unsupported {
                 algorithm: Algorithm::IdaStar,
                 heuristic,
                 dimension: n,
-                reason: "pattern databases are for 4x4 boards and must be loaded first \
-                         (PatternDatabases::load_or_build)"
+                reason: "pattern databases for this board size must be loaded first \
+                         (PatternDatabases::load_or_build_partition)"
                     .into(),
             }),
         },

@@ -21,7 +21,6 @@ use crate::board::Board;
 use crate::solver::heuristic::Estimator;
 use crate::solver::heuristic::linear_conflict::LinearConflict;
 use crate::solver::pdb::PatternDatabases;
-use crate::solver::pdb::partition::DIMENSION as PDB_DIMENSION;
 use crate::solver::search::{Found, Weight, eight, idastar};
 use crate::solver::{Heuristic, Meter, SearchError};
 
@@ -83,7 +82,7 @@ fn region(grid: &Grid, offset: usize) -> Result<Board, SearchError> {
 
 /// Solves a board of at most 4×4 by IDA*: optimally with the pattern databases, else weighted.
 fn search(board: &Board, databases: Option<&PatternDatabases>, meter: &mut Meter<'_>) -> Result<Found, SearchError> {
-    let has_databases = databases.is_some() && board.dimension() == PDB_DIMENSION;
+    let has_databases = databases.is_some_and(|databases| databases.dimension() == board.dimension());
     let (heuristic, weight) = if has_databases {
         (Heuristic::PatternDatabase, Weight::ONE)
     } else {

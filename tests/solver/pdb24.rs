@@ -1,0 +1,168 @@
+//! Pattern databases for the 5×5 board, with small 3-tile patterns that build in milliseconds:
+//! the bound is admissible against exact distances near the goal, patterns read through a
+//! symmetry of the grid give what their own tables give, every method finds the same length,
+//! and a 5×5 file round-trips and is rebuilt when corrupt or foreign.
+
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use crate::support::{Rng, bfs_distances_within, random_walk, solve_with};
+use npuzzle::board::tile_to_slide;
+use npuzzle::solver::heuristic::Estimator;
+use npuzzle::solver::pdb::cache::file_name;
+use npuzzle::solver::{Partition, PatternDatabases, PdbError, SearchError, plan};
+use npuzzle::{Algorithm, Board, Direction, Heuristic, Options};
+
+/// Eight 3-tile patterns covering the 24 tiles: row pieces and the corner around the blank.
+fn small_patterns() -> Vec<Vec<u8>> {
+    vec![
+        vec![1, 2, 3],
+        vec![4, 5, 10],
+        vec![6, 7, 8],
+        vec![9, 14, 15],
+        vec![11, 12, 13],
+        vec![16, 17, 18],
+        vec![19, 20, 24],
+        vec![21, 22, 23],
+    ]
+}
+
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("pdb24-tests").join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The small 5×5 databases, built once per test binary.
+fn small_databases() -> Arc<PatternDatabases> {
+    static DATABASES: OnceLock<Arc<PatternDatabases>> = OnceLock::new();
+    DATABASES
+        .get_or_init(|| {
+            let partition = Partition::for_dimension(5, small_patterns()).expect("a 5x5 partition");
+            PatternDatabases::load_or_build_partition(&temp_dir("shared"), &partition).expect("built")
+        })
+        .clone()
+}
+
+fn bound(databases: &PatternDatabases, tiles: &[u16]) -> u32 {
+    let heuristic = databases.heuristic();
+    heuristic.value(&heuristic.start(tiles))
+}
+
+#[test]
+fn symmetric_patterns_share_tables() {
+    let databases = small_databases();
+    // {1, 2, 3} and {21, 22, 23} are one row mirrored top to bottom, and so on: fewer tables than
+    // patterns, every one of them 25³ entries.
+    let stored = databases.tables().len();
+    assert!(stored < small_patterns().len(), "{stored} tables");
+    assert!(databases.tables().iter().all(|table| table.len() == 25 * 25 * 25));
+    assert_eq!(databases.partition().table_bytes(), stored * 25 * 25 * 25);
+}
+
+#[test]
+fn the_bound_is_admissible_and_updates_like_a_fresh_evaluation() {
+    let databases = small_databases();
+    let heuristic = databases.heuristic();
+    let exact = bfs_distances_within(5, 11);
+    assert!(exact.len() > 10_000, "{} positions", exact.len());
+    let mut tight = 0;
+    for (tiles, &distance) in &exact {
+        let memo = heuristic.start(tiles);
+        let value = heuristic.value(&memo);
+        assert!(value <= distance, "h = {value} > {distance} for {tiles:?}");
+        tight += usize::from(value == distance);
+        let blank = tiles.iter().position(|&t| t == 0).expect("a blank");
+        if let Some(from) = tile_to_slide(5, blank, Direction::Left) {
+            let slid = heuristic.slide(&memo, tiles, tiles[from], from, blank);
+            let mut moved = tiles.clone();
+            moved.swap(blank, from);
+            assert_eq!(heuristic.value(&slid), bound(&databases, &moved), "after a slide from {tiles:?}");
+        }
+    }
+    assert!(tight * 2 > exact.len(), "the bound is exact on most positions this near: {tight}");
+}
+
+#[test]
+fn a_pattern_read_through_a_symmetry_gives_what_its_own_table_gives() {
+    // The same patterns in another order: {21, 22, 23} first gets its own table, and {1, 2, 3}
+    // is read from it mirrored top to bottom, the other way round from `small_patterns`.
+    let mut patterns = small_patterns();
+    patterns.reverse();
+    let partition = Partition::for_dimension(5, patterns).expect("a 5x5 partition");
+    let reversed = PatternDatabases::build(&partition).expect("built");
+    let databases = small_databases();
+    let mut rng = Rng::new(24);
+    for steps in [10, 40, 200, 1000] {
+        let board = random_walk(5, steps, &mut rng);
+        assert_eq!(bound(&reversed, board.tiles()), bound(&databases, board.tiles()), "{board:?}");
+    }
+}
+
+#[test]
+fn every_method_finds_the_same_length_a_few_dozen_moves_out() {
+    let databases = small_databases();
+    let mut rng = Rng::new(5);
+    for steps in [20, 30, 36] {
+        let board = random_walk(5, steps, &mut rng);
+        let with_tables = solve_with(&board, Algorithm::IdaStar, Heuristic::PatternDatabase, Some(databases.clone()));
+        let auto = solve_with(&board, Algorithm::Auto, Heuristic::Auto, Some(databases.clone()));
+        assert_eq!(auto.stats().heuristic, Heuristic::PatternDatabase, "Auto uses loaded 5x5 tables");
+        let expected = with_tables.moves();
+        assert_eq!(auto.moves(), expected);
+        for heuristic in [Heuristic::LinearConflict, Heuristic::Manhattan] {
+            assert_eq!(solve_with(&board, Algorithm::IdaStar, heuristic, None).moves(), expected, "{heuristic}");
+        }
+        assert_eq!(solve_with(&board, Algorithm::AStar, Heuristic::Manhattan, None).moves(), expected, "A*");
+        assert!(with_tables.stats().nodes_expanded <= auto.stats().nodes_expanded.max(1) * 2);
+    }
+}
+
+#[test]
+fn five_by_five_tables_are_asked_for_by_size() {
+    let four = crate::support::small_databases();
+    let five = small_databases();
+    let asked = Options { heuristic: Heuristic::PatternDatabase, ..Options::default() };
+    let only_four = Options { pattern_databases: vec![four.clone()], ..asked.clone() };
+    assert_eq!(plan(5, &only_four), Err(SearchError::PatternDatabasesNotLoaded));
+    let both = Options { pattern_databases: vec![four, five], ..asked };
+    assert!(plan(4, &both).is_ok() && plan(5, &both).is_ok());
+    assert_eq!(both.pattern_databases_for(5).map(PatternDatabases::dimension), Some(5));
+    assert!(both.pattern_databases_for(6).is_none());
+}
+
+#[test]
+fn a_five_by_five_file_round_trips_and_is_rebuilt_when_corrupt_or_foreign() {
+    let dir = temp_dir("file");
+    let partition = Partition::for_dimension(5, small_patterns()).expect("a 5x5 partition");
+    let built = PatternDatabases::load_or_build_partition(&dir, &partition).expect("built");
+    let path = dir.join(file_name(&partition));
+    assert!(file_name(&partition).starts_with("pdb-5x5-3-3-3-3-3-3-3-3-"));
+    assert_eq!(PatternDatabases::load(&path, &partition).expect("loads"), *built);
+
+    let mut bytes = std::fs::read(&path).expect("the file");
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x10;
+    std::fs::write(&path, &bytes).expect("corrupted");
+    assert!(matches!(PatternDatabases::load(&path, &partition), Err(PdbError::ChecksumMismatch { .. })));
+    assert_eq!(*PatternDatabases::load_or_build_partition(&dir, &partition).expect("rebuilt"), *built);
+    assert!(PatternDatabases::load(&path, &partition).is_ok(), "the rebuilt file is saved");
+
+    // A 4×4 file under the 5×5 name: another board.
+    let four = Partition::new(vec![vec![1, 2, 3, 4, 5], (6..=10).collect(), (11..=15).collect()]).expect("4x4");
+    PatternDatabases::build(&four).expect("built").save(&path).expect("saved");
+    assert!(matches!(PatternDatabases::load(&path, &partition), Err(PdbError::PartitionMismatch { .. })));
+}
+
+#[test]
+fn the_built_in_five_by_five_partition_is_korf_and_felners() {
+    let korf: Partition = "6-6-6-6".parse().expect("a built-in partition");
+    assert_eq!(korf.dimension(), 5);
+    assert_eq!(korf.stored().count(), 2, "two tables serve the four patterns");
+    assert_eq!(korf.table_bytes(), 2 * 25usize.pow(6));
+    assert!(Partition::for_dimension(5, vec![(1..=12).collect(), (13..=24).collect()]).is_err(), "too big");
+    let goal = Board::goal(5).expect("the goal");
+    let tables_free = Options { pattern_databases: Vec::new(), ..Options::default() };
+    let plan = plan(goal.dimension(), &tables_free).expect("a plan");
+    assert_eq!(plan.heuristic, Heuristic::LinearConflict, "linear conflict until the tables are loaded");
+}
