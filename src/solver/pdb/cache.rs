@@ -173,6 +173,10 @@ fn stand_in(partition: &Partition) -> Option<Partition> {
 #[derive(Debug, Clone, Default)]
 pub struct DatabaseSlot(Arc<watch::Sender<Loaded>>);
 
+/// Tables up to this size build in seconds (6-6-3: 11.5 MB), so an early request waits for them
+/// ([`DatabaseSlot::first`]); for larger ones with no stand-in it searches without them at once.
+const QUICK_BUILD_BYTES: usize = 64 << 20;
+
 /// What a slot holds: the best tables so far, and whether a loader is still at work.
 #[derive(Debug, Default)]
 struct Loaded {
@@ -240,8 +244,8 @@ impl DatabaseSlot {
                 Ok(databases) => self.ready(databases, started),
                 Err(error) => tracing::warn!(%error, partition = %quick.sizes(), "no stand-in pattern databases"),
             }
-        } else {
-            // No quick tables are coming: a request should not wait for this build.
+        } else if partition.table_bytes() > QUICK_BUILD_BYTES {
+            // No quick tables are coming (a 5×5 build takes minutes): a request should not wait.
             self.0.send_modify(|loaded| loaded.loading = false);
         }
         if !yield_to_searches() {
