@@ -3,8 +3,9 @@
 //! `--addr` starts the library's server in-process and talks real gRPC to it.
 
 use std::io::Write;
-use std::net::TcpListener;
 use std::process::{Command, Output, Stdio};
+
+use crate::process::free_address;
 
 const PUZZLE04: &str = include_str!("../../puzzles/puzzle04.txt");
 const UNSOLVABLE: &str = include_str!("../../puzzles/puzzle3x3-unsolvable.txt");
@@ -44,10 +45,7 @@ fn stderr(output: &Output) -> &str {
 
 /// An address where nothing listens: a port the OS just handed out, released again.
 fn unused_address() -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
-    let address = listener.local_addr().expect("bound").to_string();
-    drop(listener);
-    address
+    free_address().to_string()
 }
 
 #[test]
