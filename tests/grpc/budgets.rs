@@ -7,11 +7,10 @@
 
 use std::time::{Duration, Instant};
 
-use crate::common::{SolverServiceClient, board, config, hard_request, solve_request, start};
+use crate::common::{SolverServiceClient, board, config, hard_request, solve_request, start, start_with_limits};
 use crate::process::Process;
 use npuzzle::load::rss;
 use npuzzle::proto;
-use npuzzle::server::Config;
 use npuzzle::service::Limits;
 use tonic::{Code, Request};
 
@@ -59,8 +58,7 @@ async fn a_large_board_with_a_star_stops_at_the_memory_budget_within_it() {
 
 #[tokio::test]
 async fn ida_star_runs_past_the_old_twenty_million_node_cap() {
-    let limits = Limits { max_expanded_nodes: None, ..config().limits };
-    let server = start(Config { limits, ..config() }).await;
+    let server = start_with_limits(Limits { max_expanded_nodes: None, ..config().limits }).await;
     // Korf's instance #8 (50 moves): tens of millions of nodes with IDA* and Manhattan.
     let korf8 = [9, 6, 15, 2, 11, 7, 3, 10, 14, 12, 0, 8, 13, 1, 5, 4];
     let options = proto::SolveOptions {
@@ -80,7 +78,7 @@ async fn ida_star_runs_past_the_old_twenty_million_node_cap() {
 #[tokio::test]
 async fn the_servers_time_limit_stops_a_search_and_says_so() {
     let max_search_time = Duration::from_millis(300);
-    let server = start(Config { limits: Limits { max_search_time, ..config().limits }, ..config() }).await;
+    let server = start_with_limits(Limits { max_search_time, ..config().limits }).await;
     let mut request = Request::new(hard_request());
     request.set_timeout(Duration::from_secs(30));
     let sent = Instant::now();
