@@ -3,8 +3,9 @@
 //! `--addr` starts the library's server in-process and talks real gRPC to it.
 
 use std::io::Write;
-use std::net::TcpListener;
 use std::process::{Command, Output, Stdio};
+
+use crate::process::free_address;
 
 const PUZZLE04: &str = include_str!("../../puzzles/puzzle04.txt");
 const UNSOLVABLE: &str = include_str!("../../puzzles/puzzle3x3-unsolvable.txt");
@@ -42,27 +43,35 @@ fn stderr(output: &Output) -> &str {
     std::str::from_utf8(&output.stderr).expect("stderr is UTF-8")
 }
 
+/// The stdout of a run that must have succeeded.
+fn succeeded(output: &Output) -> &str {
+    assert!(output.status.success(), "stderr: {}", stderr(output));
+    stdout(output)
+}
+
+/// The `--json` answer of a successful run with `args` on `input`.
+fn json_answer(args: &[&str], input: &str) -> serde_json::Value {
+    let mut args = args.to_vec();
+    args.push("--json");
+    serde_json::from_str(succeeded(&client(&args, input.as_bytes(), &[]))).expect("stdout is JSON")
+}
+
 /// An address where nothing listens: a port the OS just handed out, released again.
 fn unused_address() -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
-    let address = listener.local_addr().expect("bound").to_string();
-    drop(listener);
-    address
+    free_address().to_string()
 }
 
 #[test]
 fn puzzle04_prints_the_spec_output_byte_for_byte() {
     let output = client(&[], PUZZLE04.as_bytes(), &[]);
-    assert!(output.status.success(), "stderr: {}", stderr(&output));
-    assert_eq!(stdout(&output), PUZZLE04_SOLUTION);
+    assert_eq!(succeeded(&output), PUZZLE04_SOLUTION);
     assert_eq!(stderr(&output), "");
 }
 
 #[test]
 fn stream_prints_the_same_solution() {
     let output = client(&["--stream"], PUZZLE04.as_bytes(), &[]);
-    assert!(output.status.success(), "stderr: {}", stderr(&output));
-    assert_eq!(stdout(&output), PUZZLE04_SOLUTION);
+    assert_eq!(succeeded(&output), PUZZLE04_SOLUTION);
     // stderr is a pipe here, not a terminal, so no progress is drawn on it.
     assert_eq!(stderr(&output), "");
 }
@@ -98,15 +107,13 @@ fn stream_draws_progress_when_stderr_is_a_terminal() {
 #[test]
 fn chosen_algorithm_and_heuristic_give_the_same_length() {
     let output = client(&["--algorithm", "astar", "--heuristic", "hamming"], PUZZLE04.as_bytes(), &[]);
-    assert!(output.status.success(), "stderr: {}", stderr(&output));
-    assert_eq!(stdout(&output), PUZZLE04_SOLUTION);
+    assert_eq!(succeeded(&output), PUZZLE04_SOLUTION);
 }
 
 #[test]
 fn unsolvable_board_is_an_answer_with_exit_zero() {
     let output = client(&[], UNSOLVABLE.as_bytes(), &[]);
-    assert!(output.status.success(), "stderr: {}", stderr(&output));
-    assert_eq!(stdout(&output), "No solution possible\n");
+    assert_eq!(succeeded(&output), "No solution possible\n");
 }
 
 #[test]
@@ -129,9 +136,7 @@ fn input_that_is_not_text_exits_2() {
 
 #[test]
 fn json_is_the_canonical_mapping_of_the_solution() {
-    let output = client(&["--json"], PUZZLE04.as_bytes(), &[]);
-    assert!(output.status.success(), "stderr: {}", stderr(&output));
-    let json: serde_json::Value = serde_json::from_str(stdout(&output)).expect("stdout is JSON");
+    let json = json_answer(&[], PUZZLE04);
     assert_eq!(json["solvable"], true);
     assert_eq!(json["moves"], 4);
     assert_eq!(json["boards"].as_array().map(Vec::len), Some(5));
@@ -142,9 +147,7 @@ fn json_is_the_canonical_mapping_of_the_solution() {
 
 #[test]
 fn json_of_an_unsolvable_board_says_so() {
-    let output = client(&["--json"], UNSOLVABLE.as_bytes(), &[]);
-    assert!(output.status.success(), "stderr: {}", stderr(&output));
-    let json: serde_json::Value = serde_json::from_str(stdout(&output)).expect("stdout is JSON");
+    let json = json_answer(&[], UNSOLVABLE);
     assert_eq!(json["solvable"], false);
     assert_eq!(json["moves"], -1);
     assert_eq!(json["boards"], serde_json::json!([]));
@@ -211,11 +214,9 @@ const FOUR_BY_FOUR_30: &str = include_str!("../../puzzles/4x4-30.txt");
 
 /// The heuristic the in-process server used, from `--json` output.
 fn heuristic_used(extra_args: &[&str]) -> String {
-    let mut args = vec!["--json", "--cache-dir", CACHE_DIR];
+    let mut args = vec!["--cache-dir", CACHE_DIR];
     args.extend_from_slice(extra_args);
-    let output = client(&args, FOUR_BY_FOUR_30.as_bytes(), &[]);
-    assert!(output.status.success(), "stderr: {}", stderr(&output));
-    let json: serde_json::Value = serde_json::from_str(stdout(&output)).expect("stdout is JSON");
+    let json = json_answer(&args, FOUR_BY_FOUR_30);
     assert_eq!(json["moves"], 30);
     json["stats"]["heuristic"].as_str().expect("a heuristic name").to_string()
 }

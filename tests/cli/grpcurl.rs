@@ -6,86 +6,37 @@
 //! grpcurl is found through the `GRPCURL` environment variable, which `.ci/run` sets. Without
 //! it the tests print a note and pass, except under `CI=true`, where a missing grpcurl fails.
 
-use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
-use std::process::{Child, Command, Output, Stdio};
-use std::thread::sleep;
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
 
+use crate::process::{Process, tool_from_env};
 use serde_json::{Value, json};
 
-/// How long the server may take to start accepting connections.
-const STARTUP_TIMEOUT: Duration = Duration::from_secs(20);
 /// The spec's puzzle04 as a structured board.
 const PUZZLE04_BOARD: &str = r#"{"board": {"dimension": 3, "tiles": [0, 1, 3, 4, 2, 5, 7, 8, 6]}}"#;
 /// The spec's puzzle04 in its text format, as a file holds it.
 const PUZZLE04_TEXT: &str = r#"{"text": "3\n 0  1  3\n 4  2  5\n 7  8  6\n"}"#;
 
-/// The grpcurl binary, or `None` (after a note) when it is not installed and this is not CI.
-fn grpcurl_binary() -> Option<PathBuf> {
-    match std::env::var_os("GRPCURL") {
-        Some(path) => Some(PathBuf::from(path)),
-        None if std::env::var("CI").is_ok_and(|ci| ci == "true") => {
-            panic!("GRPCURL is not set: .ci/run installs grpcurl and must point GRPCURL at it")
-        }
-        None => {
-            eprintln!("note: GRPCURL is not set, skipping the grpcurl test (.ci/run installs grpcurl)");
-            None
-        }
-    }
+/// A running `npuzzle-server` that reports progress often, and the grpcurl binary, or `None`
+/// (after a note) when grpcurl is not installed and this is not CI.
+fn server_and_grpcurl() -> Option<(Process, Grpcurl)> {
+    let binary = tool_from_env("GRPCURL", "grpcurl")?;
+    Some((Process::server(&["--progress-interval-ms", "20"]), Grpcurl(binary)))
 }
 
-/// A running `npuzzle-server` on a free loopback port, killed when dropped.
-struct Server {
-    child: Child,
-    address: SocketAddr,
-}
+/// The grpcurl binary.
+struct Grpcurl(PathBuf);
 
-impl Server {
-    fn start() -> Server {
-        // The OS hands out a free port; the server binds it again a moment later.
-        let address = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port");
-        let child = Command::new(env!("CARGO_BIN_EXE_npuzzle-server"))
-            // No pattern databases: these tests send no 4×4 board, and the default would load
-            // or build the 7-8 tables in the user's cache.
-            .args(["--listen", &address.to_string(), "--progress-interval-ms", "20", "--no-pattern-db"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("npuzzle-server starts");
-        let mut server = Server { child, address };
-        server.wait_until_accepting();
-        server
-    }
-
-    fn wait_until_accepting(&mut self) {
-        let started = Instant::now();
-        while TcpStream::connect(self.address).is_err() {
-            if let Some(status) = self.child.try_wait().expect("the server's status") {
-                panic!("npuzzle-server exited early with {status}");
-            }
-            assert!(started.elapsed() < STARTUP_TIMEOUT, "npuzzle-server did not listen on {}", self.address);
-            sleep(Duration::from_millis(20));
-        }
-    }
-
-    /// Runs grpcurl against this server with `args` before the address and `method` after it.
-    fn grpcurl(&self, grpcurl: &PathBuf, args: &[&str], method: &[&str]) -> Output {
-        Command::new(grpcurl)
+impl Grpcurl {
+    /// Runs grpcurl against `server` with `args` before the address and `method` after it.
+    fn run(&self, server: &Process, args: &[&str], method: &[&str]) -> Output {
+        Command::new(&self.0)
             .args(["-plaintext", "-max-time", "30"])
             .args(args)
-            .arg(self.address.to_string())
+            .arg(server.address.to_string())
             .args(method)
             .output()
             .expect("grpcurl runs")
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -118,26 +69,24 @@ fn assert_puzzle04_solution(solution: &Value) {
 
 #[test]
 fn list_and_describe_come_from_reflection_with_the_proto_comments() {
-    let Some(grpcurl) = grpcurl_binary() else { return };
-    let server = Server::start();
-    let services = success(server.grpcurl(&grpcurl, &[], &["list"]));
+    let Some((server, grpcurl)) = server_and_grpcurl() else { return };
+    let services = success(grpcurl.run(&server, &[], &["list"]));
     let services: Vec<&str> = services.lines().collect();
     assert!(services.contains(&"npuzzle.v1.SolverService"), "{services:?}");
     assert!(services.contains(&"grpc.health.v1.Health"), "{services:?}");
-    let service = success(server.grpcurl(&grpcurl, &[], &["describe", "npuzzle.v1.SolverService"]));
+    let service = success(grpcurl.run(&server, &[], &["describe", "npuzzle.v1.SolverService"]));
     assert!(service.contains("// Solves sliding-tile puzzles in the fewest possible moves."), "{service}");
     assert!(service.contains("rpc Solve ( .npuzzle.v1.SolveRequest ) returns ( .npuzzle.v1.SolveResponse );"));
     assert!(service.contains("returns ( stream .npuzzle.v1.SolveStreamResponse );"), "{service}");
-    let board = success(server.grpcurl(&grpcurl, &[], &["describe", "npuzzle.v1.Board"]));
+    let board = success(grpcurl.run(&server, &[], &["describe", "npuzzle.v1.Board"]));
     assert!(board.contains("row-major"), "{board}");
 }
 
 #[test]
 fn solve_takes_a_board_or_text_and_gives_the_same_solution() {
-    let Some(grpcurl) = grpcurl_binary() else { return };
-    let server = Server::start();
+    let Some((server, grpcurl)) = server_and_grpcurl() else { return };
     let mut solutions = [PUZZLE04_BOARD, PUZZLE04_TEXT].map(|request| {
-        let stdout = success(server.grpcurl(&grpcurl, &["-d", request], &["npuzzle.v1.SolverService/Solve"]));
+        let stdout = success(grpcurl.run(&server, &["-d", request], &["npuzzle.v1.SolverService/Solve"]));
         let [response] = <[Value; 1]>::try_from(messages(&stdout)).expect("one response");
         response["solution"].clone()
     });
@@ -151,9 +100,8 @@ fn solve_takes_a_board_or_text_and_gives_the_same_solution() {
 
 #[test]
 fn solve_stream_sends_progress_first_and_one_solution_last() {
-    let Some(grpcurl) = grpcurl_binary() else { return };
-    let server = Server::start();
-    let stdout = success(server.grpcurl(&grpcurl, &["-d", PUZZLE04_TEXT], &["npuzzle.v1.SolverService/SolveStream"]));
+    let Some((server, grpcurl)) = server_and_grpcurl() else { return };
+    let stdout = success(grpcurl.run(&server, &["-d", PUZZLE04_TEXT], &["npuzzle.v1.SolverService/SolveStream"]));
     let events = messages(&stdout);
     assert!(events.len() >= 2, "{events:?}");
     assert!(events[0].get("progress").is_some(), "the first event is progress: {events:?}");
@@ -164,20 +112,18 @@ fn solve_stream_sends_progress_first_and_one_solution_last() {
 
 #[test]
 fn health_reports_serving_for_the_server_and_the_solver() {
-    let Some(grpcurl) = grpcurl_binary() else { return };
-    let server = Server::start();
+    let Some((server, grpcurl)) = server_and_grpcurl() else { return };
     for request in ["{}", r#"{"service": "npuzzle.v1.SolverService"}"#] {
-        let stdout = success(server.grpcurl(&grpcurl, &["-d", request], &["grpc.health.v1.Health/Check"]));
+        let stdout = success(grpcurl.run(&server, &["-d", request], &["grpc.health.v1.Health/Check"]));
         assert_eq!(messages(&stdout), [json!({"status": "SERVING"})], "{request}");
     }
 }
 
 #[test]
 fn a_malformed_puzzle_is_invalid_argument_naming_the_problem() {
-    let Some(grpcurl) = grpcurl_binary() else { return };
-    let server = Server::start();
+    let Some((server, grpcurl)) = server_and_grpcurl() else { return };
     let request = r#"{"text": "3\n0 1 3\n4 2 5\n7 8 8\n"}"#;
-    let output = server.grpcurl(&grpcurl, &["-format-error", "-d", request], &["npuzzle.v1.SolverService/Solve"]);
+    let output = grpcurl.run(&server, &["-format-error", "-d", request], &["npuzzle.v1.SolverService/Solve"]);
     assert!(!output.status.success(), "a duplicate tile must fail");
     // With -format-error, grpcurl prints the status as JSON on stderr.
     let stderr = String::from_utf8(output.stderr).expect("UTF-8 stderr");

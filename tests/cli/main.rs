@@ -4,3 +4,5 @@
 mod client;
 mod grpcurl;
 mod ops;
+#[path = "../support/process.rs"]
+mod process;

@@ -4,57 +4,19 @@
 //! directories or one under the target dir shared by the test runs (never the user's cache).
 
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
+use crate::process::{Process, STARTUP_TIMEOUT, free_address};
 use npuzzle::proto::{self, solve_request, solver_service_client::SolverServiceClient};
 use tonic::Code;
-
-/// How long the server may take to listen, and its tables to load.
-const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The cache directory of these tests.
 fn cache_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ops-pattern-databases")
-}
-
-/// A loopback address with a port the OS just found free.
-fn free_address() -> SocketAddr {
-    TcpListener::bind("127.0.0.1:0").and_then(|listener| listener.local_addr()).expect("a free port")
-}
-
-/// `npuzzle-server` with `args`, killed when dropped.
-struct ServerProcess(Child);
-
-impl ServerProcess {
-    /// Starts the server and waits until `address` accepts connections.
-    fn start(args: &[String], address: SocketAddr) -> ServerProcess {
-        let child = Command::new(env!("CARGO_BIN_EXE_npuzzle-server"))
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("npuzzle-server starts");
-        let mut server = ServerProcess(child);
-        let started = Instant::now();
-        while TcpStream::connect(address).is_err() {
-            assert!(server.0.try_wait().expect("the server's status").is_none(), "npuzzle-server exited early");
-            assert!(started.elapsed() < STARTUP_TIMEOUT, "npuzzle-server did not listen on {address}");
-            sleep(Duration::from_millis(20));
-        }
-        server
-    }
-}
-
-impl Drop for ServerProcess {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 /// The body of `GET /metrics` at `address`.
@@ -92,12 +54,12 @@ fn wait_for_sample(address: SocketAddr, name: &str, labels: &[(&str, &str)], wan
     }
 }
 
-/// The server's arguments: listen on `address`, the 6-6-3 tables in `cache`, and `extra`.
-fn server_args(address: SocketAddr, cache: &std::path::Path, extra: &[String]) -> Vec<String> {
-    let mut args = vec!["--listen".to_owned(), address.to_string(), "--pattern-db".to_owned(), "6-6-3".to_owned()];
-    args.extend(["--cache-dir".to_owned(), cache.display().to_string()]);
-    args.extend_from_slice(extra);
-    args
+/// `npuzzle-server` on `address` with the 6-6-3 tables in `cache` and `extra` flags, started
+/// off the async runtime (it waits until the server listens).
+async fn server(address: SocketAddr, cache: &Path, extra: &[String]) -> Process {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle-server"));
+    command.args(["--listen", &address.to_string(), "--pattern-db", "6-6-3", "--cache-dir"]).arg(cache).args(extra);
+    tokio::task::spawn_blocking(move || Process::start(command, address)).await.expect("a server")
 }
 
 fn solve_request(dimension: u32, tiles: &[u32]) -> proto::SolveRequest {
@@ -131,8 +93,7 @@ fn prepare_builds_or_checks_the_tables_and_exits_zero() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn metrics_count_requests_searches_and_table_readiness() {
     let (address, metrics) = (free_address(), free_address());
-    let args = server_args(address, &cache_dir(), &["--metrics-listen".to_owned(), metrics.to_string()]);
-    let _server = tokio::task::spawn_blocking(move || ServerProcess::start(&args, address)).await.expect("a server");
+    let _server = server(address, &cache_dir(), &["--metrics-listen".to_owned(), metrics.to_string()]).await;
     let ready = [("partition", "6-6-3")];
     let metrics_ready =
         tokio::task::spawn_blocking(move || wait_for_sample(metrics, "npuzzle_pattern_databases_ready", &ready, 1.0));
@@ -166,8 +127,7 @@ async fn metrics_count_requests_searches_and_table_readiness() {
 async fn a_four_by_four_sent_at_a_cold_start_is_searched_with_the_first_tables() {
     let empty = tempfile::tempdir().expect("an empty cache directory");
     let address = free_address();
-    let args = server_args(address, empty.path(), &[]);
-    let _server = tokio::task::spawn_blocking(move || ServerProcess::start(&args, address)).await.expect("a server");
+    let _server = server(address, empty.path(), &[]).await;
 
     let mut client = SolverServiceClient::connect(format!("http://{address}")).await.expect("a client");
     let board = solve_request(4, &[0, 9, 2, 3, 5, 1, 7, 11, 6, 12, 14, 4, 13, 10, 8, 15]);

@@ -5,71 +5,21 @@
 //!
 //! `cargo test --test grpc budgets -- --nocapture` prints the memory and node figures measured.
 
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{SolverServiceClient, board, config, hard_request, solve_request, start};
+use crate::common::{SolverServiceClient, board, config, hard_request, solve_request, start, start_with_limits};
+use crate::process::Process;
+use npuzzle::load::rss;
 use npuzzle::proto;
-use npuzzle::server::Config;
 use npuzzle::service::Limits;
 use tonic::{Code, Request};
 
 const MIB: u64 = 1 << 20;
 
-/// A real `npuzzle-server` process on 127.0.0.1:0, killed when dropped.
-struct ServerProcess {
-    child: Child,
-    address: SocketAddr,
-}
-
-impl ServerProcess {
-    /// Starts the server binary with `flags` and waits for the address it logs when listening.
-    fn start(flags: &[&str]) -> ServerProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle-server"))
-            .args(["--listen", "127.0.0.1:0"])
-            .args(flags)
-            .env("RUST_LOG", "info")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("npuzzle-server starts");
-        let mut log = BufReader::new(child.stderr.take().expect("the server's stderr")).lines();
-        let address = loop {
-            let line = log.next().expect("the server logs its address").expect("a log line");
-            if let Some((_, rest)) = line.split_once("listening address=") {
-                let address = rest.split_whitespace().next().expect("an address after address=");
-                break address.parse().expect("a socket address");
-            }
-        };
-        // Keep draining the log so the server never blocks on a full pipe.
-        std::thread::spawn(move || log.for_each(drop));
-        ServerProcess { child, address }
-    }
-
-    async fn client(&self) -> SolverServiceClient<tonic::transport::Channel> {
-        SolverServiceClient::connect(format!("http://{}", self.address)).await.expect("connects to the server")
-    }
-
-    /// The process's (peak, current) resident memory in bytes, from /proc.
-    fn memory(&self) -> (u64, u64) {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).expect("/proc/PID/status");
-        let field = |name: &str| -> u64 {
-            let line = status.lines().find(|line| line.starts_with(name)).expect("the field is in /proc/PID/status");
-            let kib: u64 = line[name.len()..].trim().trim_end_matches("kB").trim().parse().expect("a size in kB");
-            kib * 1024
-        };
-        (field("VmHWM:"), field("VmRSS:"))
-    }
-}
-
-impl Drop for ServerProcess {
-    fn drop(&mut self) {
-        // Already gone is fine: the test is over either way.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// The process's (peak, current) resident memory in bytes.
+fn memory(process: &Process) -> (u64, u64) {
+    let rss = rss::read(process.pid()).expect("the server's memory from /proc");
+    (rss.peak, rss.current)
 }
 
 fn astar_manhattan() -> Option<proto::SolveOptions> {
@@ -83,16 +33,17 @@ fn astar_manhattan() -> Option<proto::SolveOptions> {
 #[tokio::test]
 async fn a_large_board_with_a_star_stops_at_the_memory_budget_within_it() {
     let budget = 128 * MIB;
-    let server = ServerProcess::start(&["--no-pattern-db", "--max-search-memory", "128MiB"]);
-    let (_, idle) = server.memory();
+    let server = Process::server(&["--max-search-memory", "128MiB"]);
+    let (_, idle) = memory(&server);
     let twenty = crate::support::random_walk(20, 4000, &mut crate::support::Rng::new(20));
     let request = solve_request(proto::Board::from(&twenty), astar_manhattan());
-    let status = server.client().await.solve(request).await.expect_err("the memory budget runs out");
+    let mut client = SolverServiceClient::connect(server.url()).await.expect("connects to the server");
+    let status = client.solve(request).await.expect_err("the memory budget runs out");
     assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
     let message = status.message();
     assert!(message.contains("memory budget exhausted") && message.contains("limit of 128.0 MiB"), "{message}");
     assert!(message.contains("try IDA* with linear conflict") && !message.contains("pattern"), "{message}");
-    let (peak, after) = server.memory();
+    let (peak, after) = memory(&server);
     println!(
         "20x20 A* under a 128 MiB budget: server idle {} MiB, peak {} MiB, after the search {} MiB",
         idle / MIB,
@@ -107,8 +58,7 @@ async fn a_large_board_with_a_star_stops_at_the_memory_budget_within_it() {
 
 #[tokio::test]
 async fn ida_star_runs_past_the_old_twenty_million_node_cap() {
-    let limits = Limits { max_expanded_nodes: None, ..config().limits };
-    let server = start(Config { limits, ..config() }).await;
+    let server = start_with_limits(Limits { max_expanded_nodes: None, ..config().limits }).await;
     // Korf's instance #8 (50 moves): tens of millions of nodes with IDA* and Manhattan.
     let korf8 = [9, 6, 15, 2, 11, 7, 3, 10, 14, 12, 0, 8, 13, 1, 5, 4];
     let options = proto::SolveOptions {
@@ -128,7 +78,7 @@ async fn ida_star_runs_past_the_old_twenty_million_node_cap() {
 #[tokio::test]
 async fn the_servers_time_limit_stops_a_search_and_says_so() {
     let max_search_time = Duration::from_millis(300);
-    let server = start(Config { limits: Limits { max_search_time, ..config().limits }, ..config() }).await;
+    let server = start_with_limits(Limits { max_search_time, ..config().limits }).await;
     let mut request = Request::new(hard_request());
     request.set_timeout(Duration::from_secs(30));
     let sent = Instant::now();

@@ -5,7 +5,7 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use npuzzle::proto::{self, solve_request, solve_stream_request};
+use npuzzle::proto::{self, SolveStreamResponse, solve_request, solve_stream_request};
 use npuzzle::server::{Config, Server, ServerError};
 use npuzzle::service::Limits;
 use npuzzle::service::RunningSearches;
@@ -13,6 +13,7 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tonic::transport::Channel;
+use tonic::{Status, Streaming};
 
 pub use npuzzle::proto::solver_service_client::SolverServiceClient;
 
@@ -74,6 +75,28 @@ pub async fn start(config: Config) -> TestServer {
     TestServer { address, running, shutdown: Some(shutdown), serving }
 }
 
+/// Starts a server with the test [`config`] but `limits`.
+pub async fn start_with_limits(limits: Limits) -> TestServer {
+    start(Config { limits, ..config() }).await
+}
+
+/// Reads `stream` to its end, which must be an error status after nothing but progress, and
+/// returns that status.
+pub async fn status_after_progress(stream: &mut Streaming<SolveStreamResponse>) -> Status {
+    loop {
+        match stream.message().await {
+            Ok(Some(message)) => {
+                assert!(
+                    matches!(message.event, Some(proto::solve_stream_response::Event::Progress(_))),
+                    "only progress"
+                )
+            }
+            Ok(None) => panic!("the stream ended without a status"),
+            Err(status) => return status,
+        }
+    }
+}
+
 impl TestServer {
     /// A new connection to the server.
     pub async fn channel(&self) -> Channel {
@@ -102,6 +125,14 @@ impl TestServer {
             .await
             .expect("the server stops within 10 s")
             .expect("the server task did not panic")
+    }
+
+    /// A stream of [`hard_stream_request`] whose search is running (its first progress arrived).
+    pub async fn running_hard_stream(&self) -> Streaming<SolveStreamResponse> {
+        let mut stream = self.client().await.solve_stream(hard_stream_request()).await.expect("starts").into_inner();
+        stream.message().await.expect("a first message").expect("the stream is open");
+        self.wait_for_running(1).await;
+        stream
     }
 
     /// Waits until `count` searches are running.

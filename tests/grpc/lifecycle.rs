@@ -98,13 +98,7 @@ async fn shutdown_turns_health_not_serving_stops_running_searches_and_returns_ok
         assert_eq!(next_status(watch).await, ServingStatus::NotServing);
     }
     drop(watches);
-    let status = loop {
-        match search.message().await {
-            Ok(Some(_progress)) => {}
-            Ok(None) => panic!("the stream ended without a status"),
-            Err(status) => break status,
-        }
-    };
+    let status = common::status_after_progress(&mut search).await;
     assert_eq!(status.code(), Code::Unavailable, "{status:?}");
     assert!(status.message().contains("shutting down"), "{status:?}");
     common::report_stop("shutdown", server.time_until_idle().await);

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use crate::common::{
     board, config, hard_request, hard_stream_request, report_stop, slow_options, solve_request, start,
+    start_with_limits, status_after_progress,
 };
 use npuzzle::proto::{self, solve_stream_response::Event};
-use npuzzle::server::Config;
 use npuzzle::service::Limits;
 use tonic::{Code, Request};
 
@@ -35,13 +35,7 @@ async fn a_stream_whose_deadline_passes_ends_with_deadline_exceeded() {
     let mut stream = server.client().await.solve_stream(request).await.expect("the stream starts").into_inner();
     let first = stream.message().await.expect("a first message").expect("the stream is open");
     assert!(matches!(first.event, Some(Event::Progress(_))));
-    let status = loop {
-        match stream.message().await {
-            Ok(Some(message)) => assert!(matches!(message.event, Some(Event::Progress(_))), "only progress"),
-            Ok(None) => panic!("the stream ended without a status"),
-            Err(status) => break status,
-        }
-    };
+    let status = status_after_progress(&mut stream).await;
     assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}");
     report_stop("stream deadline", server.time_until_idle().await);
 }
@@ -49,9 +43,7 @@ async fn a_stream_whose_deadline_passes_ends_with_deadline_exceeded() {
 #[tokio::test]
 async fn a_dropped_stream_stops_its_search() {
     let server = start(config()).await;
-    let mut stream = server.client().await.solve_stream(hard_stream_request()).await.expect("starts").into_inner();
-    stream.message().await.expect("a first message").expect("the stream is open");
-    server.wait_for_running(1).await;
+    let stream = server.running_hard_stream().await;
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert_eq!(server.running.count(), 1, "the search is still running while the client listens");
     drop(stream);
@@ -81,8 +73,7 @@ async fn the_node_budget_answers_resource_exhausted_naming_the_limit() {
 
 #[tokio::test]
 async fn a_budget_above_the_servers_cap_is_clamped_to_the_cap() {
-    let server =
-        start(Config { limits: Limits { max_expanded_nodes: Some(3000), ..config().limits }, ..config() }).await;
+    let server = start_with_limits(Limits { max_expanded_nodes: Some(3000), ..config().limits }).await;
     let options = proto::SolveOptions { max_expanded_nodes: 1_000_000_000, ..slow_options() };
     let request = solve_request(board(4, &common::HARD_4X4), Some(options));
     let status = server.client().await.solve(request).await.expect_err("the capped budget runs out");
@@ -93,12 +84,8 @@ async fn a_budget_above_the_servers_cap_is_clamped_to_the_cap() {
 #[tokio::test]
 async fn a_full_server_answers_resource_exhausted_after_its_queue_timeout() {
     let queue_timeout = Duration::from_millis(50);
-    let server =
-        start(Config { limits: Limits { max_concurrent_solves: 1, queue_timeout, ..config().limits }, ..config() })
-            .await;
-    let mut busy = server.client().await.solve_stream(hard_stream_request()).await.expect("starts").into_inner();
-    busy.message().await.expect("a first message").expect("the stream is open");
-    server.wait_for_running(1).await;
+    let server = start_with_limits(Limits { max_concurrent_solves: 1, queue_timeout, ..config().limits }).await;
+    let busy = server.running_hard_stream().await;
     let asked = Instant::now();
     let status = server.client().await.solve(hard_request()).await.expect_err("no slot is free");
     assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");

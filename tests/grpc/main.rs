@@ -2,6 +2,8 @@
 //! clients over TCP. One test binary for the area, a module per concern.
 
 mod common;
+#[path = "../support/process.rs"]
+mod process;
 #[path = "../support/mod.rs"]
 mod support;
 

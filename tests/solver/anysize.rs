@@ -3,41 +3,10 @@
 //! above the moves, `optimal` exactly when proven; BOUNDED within its weight of known optima;
 //! the 3×3 table against A*; and the options that contradict each other refused.
 
+use crate::support::{Rng, random_board, random_walk};
 use npuzzle::solver::search::eight;
 use npuzzle::solver::{NoProgress, Optimality, SearchError, Solution, Stop};
 use npuzzle::{Algorithm, Board, Direction, Heuristic, Options, solve};
-
-/// A small deterministic generator (xorshift64*), so every run sees the same boards.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, bound: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % bound
-    }
-}
-
-/// A uniformly random solvable board of side `n`.
-fn random_board(n: usize, rng: &mut Rng) -> Board {
-    let mut tiles: Vec<u16> = (0..(n * n) as u16).collect();
-    for i in (1..tiles.len()).rev() {
-        tiles.swap(i, rng.below(i + 1));
-    }
-    let board = Board::new(n, &tiles).expect("a permutation");
-    if board.is_solvable() { board } else { board.twin() }
-}
-
-/// The board `moves` random slides from the goal.
-fn scrambled(n: usize, moves: usize, rng: &mut Rng) -> Board {
-    let mut board = Board::goal(n).expect("a goal");
-    for _ in 0..moves {
-        let next: Vec<Board> = board.neighbors().collect();
-        board = next[rng.below(next.len())].clone();
-    }
-    board
-}
 
 fn run(board: &Board, optimality: Optimality, weight: Option<f64>) -> Result<Solution, SearchError> {
     let options = Options { optimality, weight, ..Options::default() };
@@ -77,7 +46,7 @@ fn assert_replays(board: &Board, solution: &Solution) {
 
 #[test]
 fn fast_answers_every_size_from_2_to_32() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     for n in 2..=32 {
         for _ in 0..2 {
             let board = random_board(n, &mut rng);
@@ -89,7 +58,7 @@ fn fast_answers_every_size_from_2_to_32() {
 
 #[test]
 fn fast_answers_64_and_128_within_four_times_manhattan() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     for n in [64, 128] {
         let board = random_board(n, &mut rng);
         let solution = run(&board, Optimality::Fast, None).expect("FAST answers");
@@ -132,10 +101,10 @@ fn bounded_answers_stay_within_the_weight_of_known_optima() {
 
 #[test]
 fn bounded_answers_every_size_from_2_to_32() {
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     for n in 2..=32 {
         // 40 random slides from the goal: the minimum is at most 40 (at most 31 on 3×3).
-        let board = if n <= 3 { random_board(n, &mut rng) } else { scrambled(n, 40, &mut rng) };
+        let board = if n <= 3 { random_board(n, &mut rng) } else { random_walk(n, 40, &mut rng) };
         let solution = run(&board, Optimality::Bounded, Some(1.5)).expect("BOUNDED answers");
         assert_replays(&board, &solution);
         assert!(solution.moves() <= 60, "{n}x{n}: {} moves, more than 1.5 x 40", solution.moves());
@@ -145,7 +114,7 @@ fn bounded_answers_every_size_from_2_to_32() {
 
 #[test]
 fn the_eight_puzzle_table_agrees_with_a_star() {
-    let mut rng = Rng(3);
+    let mut rng = Rng::new(3);
     let astar = Options { algorithm: Algorithm::AStar, heuristic: Heuristic::Manhattan, ..Options::default() };
     for _ in 0..300 {
         let board = random_board(3, &mut rng);
@@ -216,7 +185,7 @@ fn request(board: &Board, optimality: npuzzle::proto::Optimality, weight: f64) -
 async fn the_wire_carries_what_is_proven_and_refuses_contradictions() {
     use npuzzle::proto::Optimality as Wire;
     let mut client = serve().await;
-    let mut rng = Rng(11);
+    let mut rng = Rng::new(11);
     let big = random_board(64, &mut rng);
     let answer = client.solve(request(&big, Wire::Fast, 0.0)).await.expect("FAST answers").into_inner();
     let solution = answer.solution.expect("a solution");
@@ -244,7 +213,7 @@ async fn the_wire_carries_what_is_proven_and_refuses_contradictions() {
 #[test]
 fn the_client_prints_a_128x128_answer_as_moves() {
     use std::io::Write;
-    let mut rng = Rng(5);
+    let mut rng = Rng::new(5);
     let board = random_board(128, &mut rng);
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_npuzzle-client"))
         .args(["--optimality", "fast", "--no-pattern-db"])
@@ -270,7 +239,7 @@ fn the_client_prints_a_128x128_answer_as_moves() {
 
 #[test]
 fn the_text_of_an_answer_says_what_is_proven() {
-    let mut rng = Rng(9);
+    let mut rng = Rng::new(9);
     let board = random_board(5, &mut rng);
     let solution = run(&board, Optimality::Fast, None).expect("FAST answers");
     let text = npuzzle::text::format_solution(&solution);

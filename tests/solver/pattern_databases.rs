@@ -4,6 +4,7 @@
 
 use std::fs;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use npuzzle::solver::pdb::cache::file_name;
 use npuzzle::solver::{DatabaseSlot, Partition, PatternDatabases, PdbError};
@@ -20,12 +21,27 @@ fn cache_dir(test: &str) -> PathBuf {
     dir
 }
 
+/// The tiny databases built into a fresh cache directory for one test.
+struct Built {
+    dir: PathBuf,
+    partition: Partition,
+    databases: Arc<PatternDatabases>,
+    /// The file they were saved to.
+    path: PathBuf,
+}
+
+/// Builds the tiny databases into the fresh cache directory of `test`.
+fn build(test: &str) -> Built {
+    let dir = cache_dir(test);
+    let partition = tiny_partition();
+    let databases = PatternDatabases::load_or_build_partition(&dir, &partition).expect("built");
+    let path = dir.join(file_name(&partition));
+    Built { dir, partition, databases, path }
+}
+
 #[test]
 fn a_saved_file_loads_back_identical() {
-    let dir = cache_dir("roundtrip");
-    let partition = tiny_partition();
-    let built = PatternDatabases::load_or_build_partition(&dir, &partition).expect("built");
-    let path = dir.join(file_name(&partition));
+    let Built { dir, partition, databases: built, path } = build("roundtrip");
     assert!(path.exists(), "the file is written");
     assert_eq!(PatternDatabases::load(&path, &partition).expect("loads"), *built);
     // The builders' lock file stays (removing it would race a waiting builder); nothing else does.
@@ -41,10 +57,7 @@ fn a_saved_file_loads_back_identical() {
 
 #[test]
 fn a_corrupt_byte_is_detected_and_the_file_rebuilt() {
-    let dir = cache_dir("corrupt");
-    let partition = tiny_partition();
-    let built = PatternDatabases::load_or_build_partition(&dir, &partition).expect("built");
-    let path = dir.join(file_name(&partition));
+    let Built { dir, partition, databases: built, path } = build("corrupt");
     let mut bytes = fs::read(&path).expect("the file");
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x01;
@@ -58,10 +71,7 @@ fn a_corrupt_byte_is_detected_and_the_file_rebuilt() {
 
 #[test]
 fn truncated_old_and_foreign_files_are_refused_and_rebuilt() {
-    let dir = cache_dir("refused");
-    let partition = tiny_partition();
-    let built = PatternDatabases::load_or_build_partition(&dir, &partition).expect("built");
-    let path = dir.join(file_name(&partition));
+    let Built { dir, partition, databases: built, path } = build("refused");
     let good = fs::read(&path).expect("the file");
 
     fs::write(&path, &good[..good.len() - 100]).expect("truncated");

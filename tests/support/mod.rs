@@ -1,6 +1,6 @@
 //! Helpers shared by the solver tests: an independent breadth-first search over every board of
 //! a small dimension, the sample-puzzle manifest, a move-by-move check of a solution, boards
-//! from tile lists and seeded random walks, the small 6-6-3 pattern databases cached under the
+//! from tile lists, seeded random walks and random solvable boards, the small 6-6-3 pattern databases cached under the
 //! target directory, and solving with a given method.
 
 #![allow(dead_code)] // Each test crate uses its own subset of these helpers.
@@ -153,10 +153,12 @@ pub fn solve_with(
 pub struct Rng(u64);
 
 impl Rng {
+    /// A generator from `seed` (0, which xorshift cannot leave, is taken as 1).
     pub fn new(seed: u64) -> Rng {
         Rng(seed.max(1))
     }
 
+    /// A number in `0..bound`.
     pub fn below(&mut self, bound: usize) -> usize {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
@@ -177,4 +179,14 @@ pub fn random_walk(dimension: usize, steps: usize, rng: &mut Rng) -> Board {
         last = Some(direction);
     }
     board
+}
+
+/// A uniformly random solvable board of side `n`.
+pub fn random_board(n: usize, rng: &mut Rng) -> Board {
+    let mut tiles: Vec<u16> = (0..(n * n) as u16).collect();
+    for i in (1..tiles.len()).rev() {
+        tiles.swap(i, rng.below(i + 1));
+    }
+    let board = Board::new(n, &tiles).expect("a permutation");
+    if board.is_solvable() { board } else { board.twin() }
 }

@@ -1,5 +1,8 @@
 //! `npuzzle-server` (and other programs) as child processes of a test: started on a free
-//! loopback port, waited for until they accept connections, signalled, and killed when dropped.
+//! loopback port, waited for until they accept connections, signalled, and killed when dropped;
+//! and the external programs (grpcurl, Envoy) that CI points the tests at.
+
+#![allow(dead_code)] // Each test crate uses its own subset of these helpers.
 
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
@@ -7,8 +10,9 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-/// How long a process may take to start accepting connections.
-pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a process may take to start accepting connections (and, in tests that wait for a
+/// server's tables, how long those may take to load).
+pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The program named by environment variable `var` (which `.ci/run` sets), or `None` after a
 /// note when it is unset outside CI; under `CI=true` an unset variable fails the test.
@@ -58,7 +62,8 @@ impl Process {
         process
     }
 
-    /// An `npuzzle-server` without pattern databases on a free port, with `extra` flags.
+    /// An `npuzzle-server` without pattern databases (so it never loads or builds the 7-8 tables
+    /// in the user's cache) on a free port, with `extra` flags.
     pub fn server(extra: &[&str]) -> Process {
         let address = free_address();
         let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle-server"));
