@@ -58,7 +58,10 @@ fn wait_for_sample(address: SocketAddr, name: &str, labels: &[(&str, &str)], wan
 /// off the async runtime (it waits until the server listens).
 async fn server(address: SocketAddr, cache: &Path, extra: &[String]) -> Process {
     let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle-server"));
-    command.args(["--listen", &address.to_string(), "--pattern-db", "6-6-3", "--cache-dir"]).arg(cache).args(extra);
+    command
+        .args(["--listen", &address.to_string(), "--pattern-db", "6-6-3", "--no-pattern-db-5x5", "--cache-dir"])
+        .arg(cache)
+        .args(extra);
     tokio::task::spawn_blocking(move || Process::start(command, address)).await.expect("a server")
 }
 
@@ -70,7 +73,7 @@ fn solve_request(dimension: u32, tiles: &[u32]) -> proto::SolveRequest {
 #[test]
 fn prepare_builds_or_checks_the_tables_and_exits_zero() {
     let output = Command::new(env!("CARGO_BIN_EXE_npuzzle-server"))
-        .args(["--prepare", "--pattern-db", "6-6-3", "--cache-dir"])
+        .args(["--prepare", "--pattern-db", "6-6-3", "--no-pattern-db-5x5", "--cache-dir"])
         .arg(cache_dir())
         .output()
         .expect("npuzzle-server --prepare runs");
@@ -81,7 +84,7 @@ fn prepare_builds_or_checks_the_tables_and_exits_zero() {
     let blocked = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ops-a-file-not-a-directory");
     std::fs::write(&blocked, b"").expect("a plain file");
     let output = Command::new(env!("CARGO_BIN_EXE_npuzzle-server"))
-        .args(["--prepare", "--pattern-db", "6-6-3", "--cache-dir"])
+        .args(["--prepare", "--pattern-db", "6-6-3", "--no-pattern-db-5x5", "--cache-dir"])
         .arg(&blocked)
         .output()
         .expect("npuzzle-server --prepare runs");
