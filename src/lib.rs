@@ -9,9 +9,11 @@
 //! - [`text`]: the spec's stdin format into a `Board`, and a `Solution` into the spec's stdout.
 //! - [`solver`] (`solver/mod.rs`): the `solve` API, its options, errors and the plan for `Auto`;
 //!   `solver/budget.rs`, the limits, the stop flag and progress pacing every search shares;
-//!   `solver/search/`, A* and IDA* and the packed state types; `solver/heuristic/`, the
-//!   `Estimator` trait, Manhattan and linear conflict; `solver/pdb/`, pattern databases:
-//!   partition, lookup, build, file, cache (with [`solver::cache_dir`], the one place the
+//!   `solver/advice.rs`, what a spent budget suggests for each board size; `solver/search/`,
+//!   A* (with its node arena), IDA* (plain and weighted), the 3×3 distance table and the
+//!   constructive FAST solver; `solver/heuristic/`, the `Estimator` trait, Manhattan and linear
+//!   conflict; `solver/pdb/`, pattern databases for 4×4 and 5×5: partition, index, symmetry,
+//!   lookup, build, file, cache (with [`solver::cache_dir`], the one place the
 //!   cache directory is resolved, and the upgradable `DatabaseSlot`), lock (one builder per
 //!   table file) and background (idle priority for builds).
 //! - [`proto`]: the generated gRPC types and the descriptor set for reflection.
@@ -29,7 +31,10 @@
 //!
 //! The binaries in `src/bin/` keep only flags and printing. Tests are one binary per area:
 //! `tests/solver/` (the library's searches), `tests/grpc/` (the service over real gRPC, in
-//! process), `tests/cli/` (the built binaries, with grpcurl), sharing `tests/support/`.
+//! process), `tests/cli/` (the built binaries, with grpcurl), `tests/load/` (load, shutdown
+//! under load, replicas behind Envoy), sharing `tests/support/`. Beside the crate: `deploy/`
+//! (Envoy and nginx in front of replicas), `fuzz/` (cargo-fuzz targets), `scripts/` (cold-start
+//! measurements).
 
 pub mod board;
 pub mod client;

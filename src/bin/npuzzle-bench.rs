@@ -144,8 +144,8 @@ fn select(rows: Vec<Row>, args: &Args) -> Vec<Row> {
 }
 
 /// Loads (or builds) the pattern databases once for each board size some row can use them
-/// for, timing each on a line of its own on stderr, before any row is timed. FAST finishes
-/// every board of 4×4 or more with a 4×4 search, which the 4×4 tables serve.
+/// for, timing each on a line of its own on stderr, before any row is timed. FAST finishes a
+/// board of 4×4 or more with a search on the last 4×4 or 5×5, which those tables serve.
 fn databases_for(rows: &[Row], args: &Args) -> Result<Vec<Arc<PatternDatabases>>> {
     if args.no_pattern_db {
         return Ok(Vec::new());
@@ -154,8 +154,10 @@ fn databases_for(rows: &[Row], args: &Args) -> Result<Vec<Arc<PatternDatabases>>
         .iter()
         .map(|row| row.board.dimension())
         .flat_map(|dimension| match args.optimality {
-            Optimality::Fast if dimension >= 4 => Some(4),
-            _ => solver::wants_pattern_databases(dimension, args.algorithm, args.heuristic).then_some(dimension),
+            Optimality::Fast => [4, 5].into_iter().filter(|&side| side <= dimension).collect(),
+            _ => Vec::from_iter(
+                solver::wants_pattern_databases(dimension, args.algorithm, args.heuristic).then_some(dimension),
+            ),
         })
         .collect();
     dimensions.sort_unstable();

@@ -157,8 +157,7 @@ impl SolverService {
         options: Option<&proto::SolveOptions>,
         deadline: Option<Instant>,
     ) -> Result<Job, Status> {
-        let board = self.board(puzzle)?;
-        let mut options = self.options(options.cloned().unwrap_or_default(), deadline)?;
+        let (board, mut options) = self.validate(puzzle, options, deadline)?;
         if options.pattern_databases_for(board.dimension()).is_none()
             && solver::wants_pattern_databases(board.dimension(), options.algorithm, options.heuristic)
         {
@@ -180,9 +179,20 @@ impl SolverService {
         options: Option<&proto::SolveOptions>,
         deadline: Option<Instant>,
     ) -> Result<Job, Status> {
+        let (board, options) = self.validate(puzzle, options, deadline)?;
+        Job::planned(board, options)
+    }
+
+    /// The request's board and the search options it asks for, within this server's limits.
+    fn validate(
+        &self,
+        puzzle: Option<Puzzle<'_>>,
+        options: Option<&proto::SolveOptions>,
+        deadline: Option<Instant>,
+    ) -> Result<(Board, Options), Status> {
         let board = self.board(puzzle)?;
         let options = self.options(options.cloned().unwrap_or_default(), deadline)?;
-        Job::planned(board, options)
+        Ok((board, options))
     }
 
     fn board(&self, puzzle: Option<Puzzle<'_>>) -> Result<Board, Status> {

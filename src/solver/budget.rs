@@ -140,6 +140,21 @@ impl<'a> Meter<'a> {
         }
     }
 
+    /// Runs `search` with at most `nodes` more expansions (and never past the search's own node
+    /// budget), so that a refinement of an answer already in hand can give up on its own
+    /// ([`SearchError::NodeBudgetExhausted`]) without ending the whole solve.
+    pub fn with_node_allowance<T>(
+        &mut self,
+        nodes: u64,
+        search: impl FnOnce(&mut Meter<'a>) -> Result<T, SearchError>,
+    ) -> Result<T, SearchError> {
+        let budget = self.max_expanded;
+        self.max_expanded = budget.min(self.expanded.saturating_add(nodes));
+        let result = search(self);
+        self.max_expanded = budget;
+        result
+    }
+
     /// The bytes a search may hold (see [`Options::max_memory_bytes`]).
     pub fn max_memory_bytes(&self) -> u64 {
         self.max_memory
@@ -173,6 +188,24 @@ impl<'a> Meter<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::{Algorithm, Heuristic, NoProgress};
+
+    #[test]
+    fn a_node_allowance_ends_only_the_refinement() {
+        let options = Options { max_expanded_nodes: 10, ..Options::default() };
+        let plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::Manhattan };
+        let (mut progress, stop) = (NoProgress, Stop::new());
+        let mut meter = Meter::new(&options, plan, 3, &mut progress, &stop);
+        meter.expand(0, || 0).expect("within the budget");
+        let spent = meter.with_node_allowance(2, |meter| (0..5).try_for_each(|_| meter.expand(0, || 0)));
+        assert!(matches!(spent, Err(SearchError::NodeBudgetExhausted { limit: 3, expanded: 3, .. })), "{spent:?}");
+        // The search's own budget is back: seven more nodes fit, the eighth does not.
+        (0..7).try_for_each(|_| meter.expand(0, || 0)).expect("the budget restored");
+        assert!(matches!(meter.expand(0, || 0), Err(SearchError::NodeBudgetExhausted { limit: 10, .. })));
+        // An allowance never reaches past the search's own budget.
+        let capped = meter.with_node_allowance(100, |meter| meter.expand(0, || 0));
+        assert!(matches!(capped, Err(SearchError::NodeBudgetExhausted { limit: 10, .. })));
+    }
 
     #[test]
     fn the_earlier_clock_wins_and_is_named() {

@@ -662,7 +662,12 @@ pub fn solve(
     }
     let mut meter = Meter::new(options, plan, board.dimension(), progress, stop);
     let found = match (options.optimality, plan.algorithm) {
-        (Optimality::Fast, _) => search::constructive::solve(board, options.pattern_databases_for(4), &mut meter)?,
+        (Optimality::Fast, _) => search::constructive::solve(
+            board,
+            options.pattern_databases_for(4),
+            options.pattern_databases_for(5),
+            &mut meter,
+        )?,
         (_, Algorithm::Auto) => search::eight::solve(board)?,
         (_, Algorithm::AStar) => search::Found::optimal(search::astar::search(board, plan.heuristic, &mut meter)?),
         (_, _) => {

@@ -166,3 +166,25 @@ fn the_built_in_five_by_five_partition_is_korf_and_felners() {
     let plan = plan(goal.dimension(), &tables_free).expect("a plan");
     assert_eq!(plan.heuristic, Heuristic::LinearConflict, "linear conflict until the tables are loaded");
 }
+
+#[test]
+fn fast_finishes_on_the_five_by_five_tables_within_their_weight() {
+    let five = small_databases();
+    let fast =
+        Options { optimality: npuzzle::solver::Optimality::Fast, pattern_databases: vec![five], ..Options::default() };
+    let mut rng = Rng::new(55);
+    for steps in [16, 24, 30] {
+        let board = random_walk(5, steps, &mut rng);
+        let optimal = solve_with(&board, Algorithm::IdaStar, Heuristic::LinearConflict, None).moves();
+        let stop = npuzzle::solver::Stop::new();
+        let solution = npuzzle::solve(&board, &fast, &mut npuzzle::solver::NoProgress, &stop).expect("a FAST answer");
+        // The finish is weighted IDA* on the tables, its first weight 1.5: never longer than that.
+        assert!(solution.moves() as f64 <= 1.5 * optimal as f64, "{} moves, optimal {optimal}", solution.moves());
+        assert!(solution.lower_bound() as i32 <= optimal, "bound {} over {optimal}", solution.lower_bound());
+    }
+    // Past 5×5 the rows and columns are placed down to a 5×5 region, then finished the same way.
+    let board = crate::support::random_board(7, &mut rng);
+    let solution = npuzzle::solve(&board, &fast, &mut npuzzle::solver::NoProgress, &npuzzle::solver::Stop::new())
+        .expect("a FAST answer");
+    assert!(solution.moves() > 0 && solution.lower_bound() as i32 <= solution.moves());
+}
