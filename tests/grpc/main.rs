@@ -5,6 +5,7 @@ mod common;
 #[path = "../support/mod.rs"]
 mod support;
 
+mod client;
 mod lifecycle;
 mod limits;
 mod pattern_databases;
