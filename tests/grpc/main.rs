@@ -8,6 +8,7 @@ mod process;
 mod support;
 
 mod budgets;
+mod client;
 mod lifecycle;
 mod limits;
 mod pattern_databases;
