@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use clap::Parser;
 use npuzzle::client::{Client, SolveOptions};
-use npuzzle::solver::{self, NoProgress, Optimality, Partition, PatternDatabases, Stop};
+use npuzzle::solver::{self, Helpers, NoProgress, Optimality, Partition, PatternDatabases, Stop};
 use npuzzle::{Algorithm, Board, Heuristic, Options};
 
 /// Times optimal solves of the rows of a benchmark file, or puts a server under load.
@@ -69,6 +69,10 @@ struct Args {
     /// Load no pattern databases: 4×4 boards (and FAST's last 4×4) use linear conflict.
     #[arg(long)]
     no_pattern_db: bool,
+    /// Threads one in-process search may use: IDA* splits its long iterations over them
+    /// [default: every core].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
 }
 
 /// One benchmark instance.
@@ -196,6 +200,10 @@ fn solve_locally(rows: &[Row], args: &Args) -> Result<Vec<Outcome>> {
         pattern_databases: databases_for(rows, args)?,
         optimality: args.optimality,
         weight: args.weight,
+        helpers: match args.threads {
+            Some(threads) => Helpers::dedicated(usize::from(threads) - 1),
+            None => Helpers::all_cores(),
+        },
         ..Options::default()
     };
     let stop = Stop::new();

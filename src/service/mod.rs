@@ -14,6 +14,9 @@
 //! own (stopping at the earlier of that and the request's deadline), and a request's
 //! `max_expanded_nodes`, clamped to the server's node cap when it has one; 0 means no limit of
 //! the request's own.
+//!
+//! The slots no request holds are lent to running searches (`lend`): a long IDA* splits its
+//! iterations over them, and hands each back within one piece of work when a request waits.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -31,13 +34,15 @@ use crate::convert::{board_from_proto, weight_from_proto};
 use crate::metrics::{self, InProgress};
 use crate::proto::{self, solve_request, solve_stream_request, solve_stream_response::Event};
 use crate::solver::{
-    self, Algorithm, DatabaseSlot, NoProgress, Options, Progress, ProgressReport, SearchError, Solution, Stop,
+    self, Algorithm, DatabaseSlot, Helpers, NoProgress, Options, Progress, ProgressReport, SearchError, Solution, Stop,
 };
 use crate::text;
+use lend::SlotLender;
 
 mod call;
 mod deadline;
 mod direct;
+mod lend;
 mod limits;
 
 use call::Call;
@@ -99,6 +104,8 @@ pub struct SolverService {
     /// One slot per board size that has tables (4×4, 5×5).
     pattern_databases: Vec<DatabaseSlot>,
     slots: Arc<Semaphore>,
+    /// The free slots, lent to long searches' helper threads.
+    helpers: Helpers,
     running: RunningSearches,
     shutdown: CancellationToken,
 }
@@ -109,11 +116,13 @@ impl SolverService {
     /// slot may be filled later, and until then its boards are solved with IDA* and linear
     /// conflict.
     pub fn new(limits: &Limits, pattern_databases: Vec<DatabaseSlot>) -> SolverService {
-        let slots = limits.max_concurrent_solves.clamp(1, Semaphore::MAX_PERMITS);
+        let count = limits.max_concurrent_solves.clamp(1, Semaphore::MAX_PERMITS);
+        let slots = Arc::new(Semaphore::new(count));
         SolverService {
             limits: limits.clone(),
             pattern_databases,
-            slots: Arc::new(Semaphore::new(slots)),
+            helpers: Helpers::lent(count - 1, Arc::new(SlotLender(slots.clone()))),
+            slots,
             running: RunningSearches::default(),
             shutdown: CancellationToken::new(),
         }
@@ -226,6 +235,7 @@ impl SolverService {
             pattern_databases: self.pattern_databases.iter().filter_map(DatabaseSlot::get).collect(),
             optimality: optimality.into(),
             weight: weight_from_proto(requested.weight),
+            helpers: self.helpers.clone(),
         })
     }
 

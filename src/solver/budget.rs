@@ -9,6 +9,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::helpers::Helpers;
 use super::{Options, Plan, Progress, ProgressReport, SearchError, SearchStats, Stop};
 
 /// Expanded nodes between two polls of the stop flag, the clock and the progress callback.
@@ -50,6 +51,7 @@ pub struct Meter<'a> {
     next_check: u64,
     progress: &'a mut dyn Progress,
     stop: &'a Stop,
+    helpers: Helpers,
     /// Nodes expanded so far.
     pub expanded: u64,
     /// Nodes generated so far.
@@ -78,6 +80,7 @@ impl<'a> Meter<'a> {
             next_check: 0,
             progress,
             stop,
+            helpers: options.helpers.clone(),
             expanded: 0,
             generated: 0,
             max_frontier: 0,
@@ -90,12 +93,7 @@ impl<'a> Meter<'a> {
     #[inline]
     pub fn expand(&mut self, priority: u32, frontier: impl FnOnce() -> u64) -> Result<(), SearchError> {
         if self.expanded >= self.max_expanded {
-            return Err(SearchError::NodeBudgetExhausted {
-                limit: self.max_expanded,
-                expanded: self.expanded,
-                dimension: self.dimension,
-                plan: self.plan,
-            });
+            return Err(self.over_budget());
         }
         if self.expanded >= self.next_check {
             self.checkpoint(priority, frontier())?;
@@ -126,6 +124,16 @@ impl<'a> Meter<'a> {
         Ok(())
     }
 
+    #[cold]
+    fn over_budget(&self) -> SearchError {
+        SearchError::NodeBudgetExhausted {
+            limit: self.max_expanded,
+            expanded: self.expanded,
+            dimension: self.dimension,
+            plan: self.plan,
+        }
+    }
+
     fn out_of_time(&self, clock: Clock) -> SearchError {
         match clock {
             Clock::Deadline(_) => {
@@ -138,6 +146,17 @@ impl<'a> Meter<'a> {
                 plan: self.plan,
             },
         }
+    }
+
+    /// Adds nodes that other threads of the search expanded and generated, and fails as
+    /// [`Meter::expand`] does once they pass the node budget.
+    pub fn absorb(&mut self, expanded: u64, generated: u64) -> Result<(), SearchError> {
+        self.expanded += expanded;
+        self.generated += generated;
+        if self.expanded > self.max_expanded {
+            return Err(self.over_budget());
+        }
+        Ok(())
     }
 
     /// Runs `search` with at most `nodes` more expansions (and never past the search's own node
@@ -153,6 +172,16 @@ impl<'a> Meter<'a> {
         let result = search(self);
         self.max_expanded = budget;
         result
+    }
+
+    /// The expansions left in the node budget.
+    pub fn nodes_left(&self) -> u64 {
+        self.max_expanded.saturating_sub(self.expanded)
+    }
+
+    /// The cores the search may borrow besides its own thread.
+    pub fn helpers(&self) -> &Helpers {
+        &self.helpers
     }
 
     /// The bytes a search may hold (see [`Options::max_memory_bytes`]).

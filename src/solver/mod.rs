@@ -11,6 +11,7 @@
 //! small enough, happens once, here.
 //!
 //! - `budget`: the [`Meter`] every search shares: limits, the stop flag, progress pacing.
+//! - [`helpers`]: the cores a long IDA* may borrow besides its caller's thread.
 //! - `advice`: what an error suggests when a budget runs out, by board size.
 //! - [`search`]: the spec's A*, IDA* (plain and weighted), the 3×3 table, the constructive solver.
 //! - [`heuristic`]: the [`heuristic::Estimator`] trait and the per-tile and linear-conflict bounds.
@@ -18,6 +19,7 @@
 
 mod advice;
 mod budget;
+pub mod helpers;
 pub mod heuristic;
 pub mod pdb;
 pub mod search;
@@ -34,6 +36,7 @@ use crate::board::{Board, Direction, Step, tile_to_slide};
 
 pub use advice::stronger_methods;
 pub use budget::{CHECK_INTERVAL, Meter};
+pub use helpers::Helpers;
 pub use pdb::{DatabaseSlot, Partition, PatternDatabases, PdbError, cache_dir, default_cache_dir};
 pub use search::Weight;
 
@@ -159,6 +162,9 @@ pub struct Options {
     pub optimality: Optimality,
     /// For [`Optimality::Bounded`] only, and then required: above 1 and at most [`MAX_WEIGHT`].
     pub weight: Option<f64>,
+    /// Threads a long IDA* may run beside the caller's, and where their cores come from
+    /// ([`Helpers::lent`] in a server); none by default.
+    pub helpers: Helpers,
 }
 
 impl Options {
@@ -222,6 +228,7 @@ impl Default for Options {
             pattern_databases: Vec::new(),
             optimality: Optimality::Minimum,
             weight: None,
+            helpers: Helpers::none(),
         }
     }
 }

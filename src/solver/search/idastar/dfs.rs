@@ -1,0 +1,223 @@
+//! One bounded depth-first search of IDA*: every node below a starting node whose
+//! f = g + w·h is within the iteration's bound, in the order of [`Direction::ALL`].
+//!
+//! The inner loop follows Burns et al., "Implementing fast heuristic search code" (2012): one
+//! board of tiles changed and restored in place, the blank's neighbours from a table, the
+//! heuristic a generic [`Estimator`] updated from the moved tile alone, the move that undoes the
+//! previous one never tried, and a child whose f is over the bound rejected before it is
+//! entered. The search keeps its own stack of frames rather than recursing, so a deep bound on a
+//! large board cannot overflow the thread's stack; nothing is allocated per node once the stack
+//! has grown to the depth of the search.
+//!
+//! The same loop runs a whole iteration from the root, or one piece of a split iteration from a
+//! node of its frontier (see `split`); its node counts go to a [`Tally`].
+
+use crate::board::{Board, Direction, tile_to_slide};
+use crate::solver::heuristic::Estimator;
+use crate::solver::search::Weight;
+use crate::solver::{Meter, SearchError};
+
+/// No tile can slide this way.
+const NONE: u32 = u32::MAX;
+
+/// The `last` of a node no move led to: the root.
+pub const ROOT: u8 = 4;
+
+/// Where a search's node counts go: the [`Meter`] on the search's own thread, a helper's share
+/// on the others.
+pub trait Tally {
+    /// Counts one expanded node; an error ends the search. `depth` gives the current path's
+    /// length for a progress report.
+    fn expand(&mut self, priority: u32, depth: impl FnOnce() -> u64) -> Result<(), SearchError>;
+
+    /// Counts one generated child.
+    fn generate(&mut self);
+}
+
+impl Tally for Meter<'_> {
+    #[inline]
+    fn expand(&mut self, priority: u32, depth: impl FnOnce() -> u64) -> Result<(), SearchError> {
+        Meter::expand(self, priority, depth)
+    }
+
+    #[inline]
+    fn generate(&mut self) {
+        self.generated += 1;
+    }
+}
+
+/// One node on the depth-first stack.
+#[derive(Clone, Copy)]
+pub struct Frame<M> {
+    memo: M,
+    /// The index into [`Direction::ALL`] of the next move to try.
+    next: u8,
+    /// The move that made this node, as an index into [`Direction::ALL`]; [`ROOT`] for none.
+    last: u8,
+}
+
+/// The board being searched, changed in place.
+#[derive(Clone)]
+pub struct Puzzle {
+    tiles: Vec<u16>,
+    blank: usize,
+    /// For each cell and each direction, the cell whose tile would slide that way into a blank
+    /// there, or [`NONE`].
+    sliders: Vec<[u32; 4]>,
+    /// For each direction's index, the index of the opposite direction.
+    opposite: [u8; 4],
+}
+
+impl Puzzle {
+    /// `board`, ready to be searched.
+    pub fn new(board: &Board) -> Puzzle {
+        let n = board.dimension();
+        let sliders = (0..n * n)
+            .map(|cell| Direction::ALL.map(|d| tile_to_slide(n, cell, d).map_or(NONE, |from| from as u32)))
+            .collect();
+        let opposite = Direction::ALL.map(|d| index_of(d.opposite()));
+        Puzzle { tiles: board.tiles().to_vec(), blank: board.blank_index(), sliders, opposite }
+    }
+
+    /// Puts this copy of `root` back where `root` stands.
+    pub fn reset(&mut self, root: &Puzzle) {
+        self.tiles.copy_from_slice(&root.tiles);
+        self.blank = root.blank;
+    }
+
+    /// The tiles, row-major, 0 for the blank.
+    pub fn tiles(&self) -> &[u16] {
+        &self.tiles
+    }
+
+    /// The cell of the tile that would slide the way of `direction`'s index into the blank,
+    /// unless that would undo `last` (the move that led here).
+    #[inline]
+    pub fn slider(&self, direction: u8, last: u8) -> Option<usize> {
+        if last < ROOT && self.opposite[usize::from(last)] == direction {
+            return None;
+        }
+        match self.sliders[self.blank][usize::from(direction)] {
+            NONE => None,
+            from => Some(from as usize),
+        }
+    }
+
+    /// The blank's cell.
+    pub fn blank(&self) -> usize {
+        self.blank
+    }
+
+    /// Slides the tile at `from` into the blank.
+    #[inline]
+    pub fn slide(&mut self, from: usize) {
+        self.tiles[self.blank] = self.tiles[from];
+        self.tiles[from] = 0;
+        self.blank = from;
+    }
+
+    /// Undoes the move whose direction's index is `last`.
+    #[inline]
+    fn undo(&mut self, last: u8) {
+        let back = self.sliders[self.blank][usize::from(self.opposite[usize::from(last)])];
+        self.slide(back as usize);
+    }
+
+    /// Whether every tile is home.
+    pub fn is_goal(&self) -> bool {
+        let last = self.tiles.len() - 1;
+        self.tiles[last] == 0
+            && self.tiles[..last].iter().enumerate().all(|(cell, &tile)| usize::from(tile) == cell + 1)
+    }
+}
+
+/// Index of `direction` in [`Direction::ALL`].
+fn index_of(direction: Direction) -> u8 {
+    Direction::ALL.iter().position(|&d| d == direction).unwrap_or(0) as u8
+}
+
+/// Where a bounded search starts: the puzzle's current node.
+#[derive(Debug, Clone, Copy)]
+pub struct Start<M> {
+    /// The heuristic's memo of the node.
+    pub memo: M,
+    /// Its depth below the root.
+    pub g: u32,
+    /// The move that led to it ([`ROOT`] for the root).
+    pub last: u8,
+}
+
+/// What a bounded search found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// A path to the goal, from the starting node, as indices into [`Direction::ALL`].
+    Found(Vec<u8>),
+    /// No goal within the bound; the least f over it, `u64::MAX` if none was cut.
+    Cut(u64),
+}
+
+/// The search's bound and what it reports.
+#[derive(Debug, Clone, Copy)]
+pub struct Bound {
+    /// Nodes with f above this are cut.
+    pub f: u64,
+    /// f = g + weight·h.
+    pub weight: Weight,
+    /// The priority progress reports give: the bound the search has proved on the moves.
+    pub proven: u32,
+}
+
+/// Searches every node below `start` (the puzzle's current node, which is not the goal and is
+/// counted already) within `bound`. On [`Outcome::Cut`] the puzzle is back at `start`; on
+/// [`Outcome::Found`] it is at the goal. `stack` is reused between calls.
+pub fn bounded<E: Estimator, T: Tally>(
+    puzzle: &mut Puzzle,
+    estimator: &E,
+    start: Start<E::Memo>,
+    bound: Bound,
+    tally: &mut T,
+    stack: &mut Vec<Frame<E::Memo>>,
+) -> Result<Outcome, SearchError> {
+    stack.clear();
+    stack.push(Frame { memo: start.memo, next: 0, last: start.last });
+    let (weight, proven) = (bound.weight, bound.proven);
+    let mut cut = u64::MAX;
+    loop {
+        let depth = stack.len();
+        let Some(frame) = stack.last_mut() else { break };
+        let g = start.g + depth as u32 - 1;
+        if frame.next == 4 {
+            if depth == 1 {
+                break;
+            }
+            // Every move from here is tried: undo the move that led here.
+            let last = frame.last;
+            stack.pop();
+            puzzle.undo(last);
+            continue;
+        }
+        let direction = frame.next;
+        frame.next += 1;
+        let Some(from) = puzzle.slider(direction, frame.last) else { continue };
+        let tile = puzzle.tiles[from];
+        tally.generate();
+        // A node on the stack has f <= bound and is not the goal, so h >= 1 and a child's g is
+        // within the bound: only its h needs a limit.
+        let limit = weight.h_within(g + 1, bound.f);
+        let memo = match estimator.slide_within(&frame.memo, &puzzle.tiles, tile, from, puzzle.blank, limit) {
+            Ok(memo) => memo,
+            Err(over) => {
+                cut = cut.min(weight.f(g + 1, over));
+                continue;
+            }
+        };
+        let h = estimator.value(&memo);
+        puzzle.slide(from);
+        stack.push(Frame { memo, next: 0, last: direction });
+        if h == 0 && puzzle.is_goal() {
+            return Ok(Outcome::Found(stack[1..].iter().map(|frame| frame.last).collect()));
+        }
+        tally.expand(proven, || u64::from(g + 1))?;
+    }
+    Ok(Outcome::Cut(cut))
+}

@@ -1,0 +1,264 @@
+//! IDA* (Korf 1985): depth-first searches bounded by f = g + h, each bound the least f that
+//! exceeded the last one, so memory is linear in the depth and the first path found is a
+//! shortest one when the heuristic is admissible.
+//!
+//! Weighted, f = g + w·h: every node of a shortest path (length C) then has f <= w·C, so the
+//! first path found is at most w·C long, and a bound that failed proves C > bound / w. f is
+//! kept in thousandths of a move (see [`Weight`]); with w = 1 the search is plain IDA*.
+//!
+//! `dfs` is the depth-first search of one iteration, with the fast inner loop; `split` spreads
+//! a big iteration over the search's [`Helpers`], the cores it may borrow.
+
+mod dfs;
+mod split;
+
+use dfs::{Bound, Outcome, Puzzle, ROOT, Start};
+
+use crate::board::{Board, Direction};
+use crate::solver::helpers::Helpers;
+use crate::solver::heuristic::Estimator;
+use crate::solver::heuristic::linear_conflict::LinearConflict;
+use crate::solver::heuristic::manhattan::{Hamming, Manhattan};
+use crate::solver::pdb::PatternDatabases;
+use crate::solver::search::{Found, Weight};
+use crate::solver::{Algorithm, Heuristic, Meter, SearchError};
+
+/// Runs IDA* from `board` (which must be solvable) with `heuristic` (never `Auto`) and
+/// `weight`, and returns a path to the goal at most `weight` times the shortest, with the lower
+/// bound the search proved. The pattern-database heuristic needs `databases`
+/// for the board's dimension.
+pub fn search(
+    board: &Board,
+    heuristic: Heuristic,
+    databases: Option<&PatternDatabases>,
+    weight: Weight,
+    meter: &mut Meter<'_>,
+) -> Result<Found, SearchError> {
+    let n = board.dimension();
+    match heuristic {
+        Heuristic::Hamming => run(board, &Hamming, weight, meter),
+        Heuristic::Manhattan => run(board, &Manhattan::new(n), weight, meter),
+        Heuristic::LinearConflict | Heuristic::Auto => run(board, &LinearConflict::new(n), weight, meter),
+        Heuristic::PatternDatabase => match databases {
+            Some(databases) if n == databases.dimension() => run(board, &databases.heuristic(), weight, meter),
+            _ => Err(SearchError::Unsupported {
+                algorithm: Algorithm::IdaStar,
+                heuristic,
+                dimension: n,
+                reason: "pattern databases for this board size must be loaded first \
+                         (PatternDatabases::load_or_build_partition)"
+                    .into(),
+            }),
+        },
+    }
+}
+
+/// An iteration that follows one of at least this many expanded nodes is split across the
+/// search's helpers: about a tenth of a second of work, past which a split's few milliseconds of
+/// set-up are noise.
+pub const SPLIT_AFTER: u64 = 1 << 20;
+
+/// IDA* with f = g + weight·h, run by [`search`] with each estimator. Iterations big enough
+/// ([`SPLIT_AFTER`]) run on the search's thread and the meter's [`Helpers`] (see `split`).
+pub fn run<E>(board: &Board, estimator: &E, weight: Weight, meter: &mut Meter<'_>) -> Result<Found, SearchError>
+where
+    E: Estimator + Sync,
+    E::Memo: Send + Sync,
+{
+    run_splitting_after(board, estimator, weight, meter, SPLIT_AFTER)
+}
+
+/// [`run`], splitting every iteration that follows one of at least `split_after` nodes.
+fn run_splitting_after<E>(
+    board: &Board,
+    estimator: &E,
+    weight: Weight,
+    meter: &mut Meter<'_>,
+    split_after: u64,
+) -> Result<Found, SearchError>
+where
+    E: Estimator + Sync,
+    E::Memo: Send + Sync,
+{
+    let mut puzzle = Puzzle::new(board);
+    if puzzle.is_goal() {
+        return Ok(Found::optimal(Vec::new()));
+    }
+    let memo = estimator.start(puzzle.tiles());
+    let mut proven = estimator.value(&memo);
+    let mut bound = weight.f(0, proven);
+    let mut stack = Vec::new();
+    let mut last_iteration = 0;
+    let helpers: Helpers = meter.helpers().clone();
+    loop {
+        meter.expand(proven, || 0)?;
+        let before = meter.expanded;
+        let limits = Bound { f: bound, weight, proven };
+        let outcome = if helpers.threads() > 0 && last_iteration >= split_after {
+            split::iterate(&puzzle, estimator, memo, limits, &helpers, meter)?
+        } else {
+            let start = Start { memo, g: 0, last: ROOT };
+            dfs::bounded(&mut puzzle, estimator, start, limits, meter, &mut stack)?
+        };
+        match outcome {
+            Outcome::Found(moves) => {
+                let path: Vec<Direction> = moves.iter().map(|&index| Direction::ALL[usize::from(index)]).collect();
+                let lower_bound = proven.max(weight.proven_by(path.len()));
+                return Ok(Found { path, lower_bound });
+            }
+            Outcome::Cut(u64::MAX) => {
+                return Err(SearchError::Internal("IDA* exhausted the space of a solvable board".into()));
+            }
+            Outcome::Cut(cut) => {
+                proven = proven.max(weight.proven_by_cut(cut));
+                bound = cut;
+            }
+        }
+        last_iteration = meter.expanded - before;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::{NoProgress, Options, Stop, solve};
+
+    fn moves(n: usize, tiles: &[u16], heuristic: Heuristic) -> i32 {
+        let board = Board::new(n, tiles).expect("valid board");
+        let options = Options { algorithm: Algorithm::IdaStar, heuristic, ..Options::default() };
+        solve(&board, &options, &mut NoProgress, &Stop::new()).expect("solves").moves()
+    }
+
+    #[test]
+    fn hardest_eight_puzzle_takes_thirty_one_with_every_heuristic() {
+        let tiles = [8, 6, 7, 2, 5, 4, 3, 0, 1];
+        for heuristic in [Heuristic::Manhattan, Heuristic::LinearConflict, Heuristic::Hamming] {
+            assert_eq!(moves(3, &tiles, heuristic), 31, "{heuristic}");
+        }
+    }
+
+    #[test]
+    fn the_goal_takes_no_moves() {
+        assert_eq!(moves(4, &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0], Heuristic::LinearConflict), 0);
+    }
+
+    #[test]
+    fn pattern_databases_without_tables_are_refused() {
+        let board = Board::goal(4).expect("valid board");
+        let options =
+            Options { algorithm: Algorithm::IdaStar, heuristic: Heuristic::PatternDatabase, ..Options::default() };
+        let err = solve(&board, &options, &mut NoProgress, &Stop::new()).unwrap_err();
+        assert_eq!(err, SearchError::PatternDatabasesNotLoaded);
+    }
+
+    #[test]
+    fn the_node_budget_and_the_stop_flag_end_the_search() {
+        let board = Board::new(3, &[8, 6, 7, 2, 5, 4, 3, 0, 1]).expect("valid board");
+        let options = Options { algorithm: Algorithm::IdaStar, max_expanded_nodes: 50, ..Options::default() };
+        let err = solve(&board, &options, &mut NoProgress, &Stop::new()).unwrap_err();
+        assert!(matches!(err, SearchError::NodeBudgetExhausted { limit: 50, expanded: 50, .. }), "{err}");
+        let stop = Stop::new();
+        stop.stop();
+        let options = Options { algorithm: Algorithm::IdaStar, ..Options::default() };
+        assert!(matches!(solve(&board, &options, &mut NoProgress, &stop), Err(SearchError::Cancelled { .. })));
+    }
+
+    /// Runs IDA* with linear conflict and `helpers`, splitting every iteration after the first.
+    fn split_run(
+        board: &Board,
+        weight: Weight,
+        helpers: Helpers,
+        budget: u64,
+        stop: &Stop,
+    ) -> Result<Found, SearchError> {
+        let options = Options { helpers, max_expanded_nodes: budget, ..Options::default() };
+        let plan = crate::solver::Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict };
+        let mut progress = NoProgress;
+        let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, stop);
+        let estimator = LinearConflict::new(board.dimension());
+        run_splitting_after(board, &estimator, weight, &mut meter, 0)
+    }
+
+    fn sample(name: &str) -> Board {
+        let path = format!("{}/puzzles/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("the sample puzzle is readable");
+        crate::text::parse_board(&text).expect("the sample puzzle parses")
+    }
+
+    /// Replays `path` from `board` and says whether it reaches the goal.
+    fn reaches_goal(board: &Board, path: &[Direction]) -> bool {
+        let end = path.iter().try_fold(board.clone(), |board, &direction| board.slide(direction).map(|(next, _)| next));
+        end.is_some_and(|end| end.is_goal())
+    }
+
+    #[test]
+    fn split_iterations_find_shortest_paths() {
+        for (name, moves) in [("3x3-31.txt", 31), ("4x4-30.txt", 30), ("4x4-52.txt", 52), ("5x5-38.txt", 38)] {
+            let board = sample(name);
+            for threads in [1, 3] {
+                let found = split_run(&board, Weight::ONE, Helpers::dedicated(threads), u64::MAX, &Stop::new())
+                    .expect("solves");
+                assert_eq!((found.path.len(), found.lower_bound), (moves, moves as u32), "{name}, {threads} helpers");
+                assert!(reaches_goal(&board, &found.path), "{name}, {threads} helpers");
+            }
+        }
+    }
+
+    #[test]
+    fn split_weighted_iterations_stay_within_the_weight() {
+        let board = sample("4x4-52.txt");
+        let found = split_run(&board, Weight::new(1.3), Helpers::dedicated(2), u64::MAX, &Stop::new()).expect("solves");
+        assert!(
+            found.path.len() <= 67 && found.lower_bound <= 52,
+            "{} moves, bound {}",
+            found.path.len(),
+            found.lower_bound
+        );
+        assert!(reaches_goal(&board, &found.path));
+    }
+
+    /// Lends no core: helpers never run.
+    struct NoCores;
+
+    impl crate::solver::helpers::Lender for NoCores {
+        fn lend(&self) -> Option<crate::solver::helpers::Lease> {
+            None
+        }
+    }
+
+    #[test]
+    fn a_search_whose_helpers_get_no_core_runs_alone() {
+        let board = sample("4x4-30.txt");
+        let helpers = Helpers::lent(2, std::sync::Arc::new(NoCores));
+        let found = split_run(&board, Weight::ONE, helpers, u64::MAX, &Stop::new()).expect("solves");
+        assert_eq!(found.path.len(), 30);
+    }
+
+    #[test]
+    fn a_split_search_keeps_to_the_node_budget_and_the_stop_flag() {
+        let board = sample("4x4-52.txt");
+        let err = split_run(&board, Weight::ONE, Helpers::dedicated(2), 200_000, &Stop::new()).unwrap_err();
+        let SearchError::NodeBudgetExhausted { limit, expanded, .. } = err else { panic!("{err}") };
+        // The helpers' nodes are counted every few thousand, so the overshoot is small.
+        assert!(
+            limit == 200_000 && expanded >= limit && expanded < limit + 4 * crate::solver::CHECK_INTERVAL,
+            "{expanded}"
+        );
+        let stop = Stop::new();
+        stop.stop();
+        let err = split_run(&board, Weight::ONE, Helpers::dedicated(2), u64::MAX, &stop).unwrap_err();
+        assert!(matches!(err, SearchError::Cancelled { .. }), "{err}");
+    }
+
+    #[test]
+    fn progress_reports_the_threshold() {
+        let board = Board::new(3, &[8, 6, 7, 2, 5, 4, 3, 0, 1]).expect("valid board");
+        let mut priorities = Vec::new();
+        let mut record = |report: &crate::solver::ProgressReport| priorities.push(report.priority);
+        let options = Options { algorithm: Algorithm::IdaStar, heuristic: Heuristic::Manhattan, ..Options::default() };
+        solve(&board, &options, &mut record, &Stop::new()).expect("solves");
+        assert_eq!(priorities.first(), Some(&board.manhattan()));
+        assert!(priorities.windows(2).all(|pair| pair[0] <= pair[1]));
+        assert!(priorities.iter().all(|&p| p <= 31));
+    }
+}
