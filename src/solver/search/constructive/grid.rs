@@ -355,3 +355,34 @@ impl Grid {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn of_the_shortest_routes_the_blank_takes_the_one_that_helps_the_tiles_most() {
+        let goal: Vec<u16> = (1..16).chain([0]).collect();
+        let mut grid = Grid::new(4, &goal);
+        // The blank walks up and left: 12 slides down and 11 right, each away from its goal.
+        grid.step((2, 3));
+        grid.step((2, 2));
+        // Back to the corner, two routes are shortest; only the one through (2, 3) undoes both.
+        grid.route((3, 3), NOWHERE).expect("a route");
+        assert_eq!(grid.tiles(), &goal[..]);
+        assert_eq!(grid.path.len(), 4);
+    }
+
+    #[test]
+    fn round_a_pushed_tile_the_blank_takes_the_side_that_helps_the_tiles_most() {
+        // The blank below tile 6 at (1, 1) goes round it to (0, 1): on the right 10, 15, 7 and
+        // 3 slide toward their goals; on the left 9, 5, 1 and 3 would slide away from theirs.
+        let tiles: Vec<u16> = vec![1, 3, 7, 4, 5, 6, 15, 8, 9, 0, 10, 12, 13, 14, 11, 2];
+        let mut grid = Grid::new(4, &tiles);
+        grid.route((0, 1), (1, 1)).expect("a route");
+        assert_eq!(grid.path.len(), 4);
+        assert_eq!(grid.find(6), (1, 1), "the tile in the way stays");
+        assert_eq!(grid.find(0), (0, 1));
+        assert_eq!(grid.find(3), (0, 2), "3 went right, round the right side");
+    }
+}
