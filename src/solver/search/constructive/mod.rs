@@ -5,7 +5,8 @@
 //! left column are placed tile by tile (`place`, with the blank routed round each tile by
 //! `grid`) and locked, and the region shrinks by one. The last region is then solved by IDA*:
 //! a 5×5 weighted on its pattern databases (at [`FINISH_WEIGHTS_5X5`]'s first weight; a whole
-//! 5×5 board is then refined, see [`refine`]); a 4×4 optimally with its pattern databases when
+//! 5×5 board then also at the next weights, and its path's suffixes searched again optimally,
+//! see `refine`); a 4×4 optimally with its pattern databases when
 //! they are loaded, else weighted ([`FINISH_WEIGHT`]) with linear conflict. `shorten` then
 //! removes moves that are undone at once. The lower bound is the root's linear conflict (or
 //! the search's bound when the whole board was searched).
