@@ -16,6 +16,7 @@
 //!   lookup, build, file, cache (with [`solver::cache_dir`], the one place the
 //!   cache directory is resolved, and the upgradable `DatabaseSlot`), lock (one builder per
 //!   table file) and background (idle priority for builds).
+//! - [`random`]: seeded random boards for benchmarks and tests.
 //! - [`proto`]: the generated gRPC types and the descriptor set for reflection.
 //! - [`convert`]: conversions between the `proto` types and the library's.
 //! - [`service`] (`service/`): the tonic `SolverService`: validation, search slots, progress,
@@ -42,6 +43,7 @@ pub mod convert;
 pub mod load;
 pub mod metrics;
 pub mod proto;
+pub mod random;
 pub mod server;
 pub mod service;
 pub mod solver;

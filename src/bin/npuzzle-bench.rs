@@ -13,6 +13,10 @@
 //! local proxy) with a mix of calls and prints calls/s, latency percentiles per kind of call
 //! and a count per status code (see [`npuzzle::load`]). It exits 1 if any answer was wrong or
 //! any status unexpected.
+//!
+//! `npuzzle-bench random --sizes 6,10,16,32,64,128 --optimality fast` solves seeded random
+//! solvable boards of each size in this process and prints, per size, the medians of the
+//! moves, of moves against the board's Manhattan distance, and of the milliseconds.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -23,6 +27,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use clap::Parser;
 use npuzzle::client::{Client, SolveOptions};
+use npuzzle::random::{Rng, random_board};
 use npuzzle::solver::{self, Helpers, NoProgress, Optimality, Partition, PatternDatabases, Stop};
 use npuzzle::{Algorithm, Board, Heuristic, Options};
 
@@ -36,6 +41,24 @@ struct Args {
     /// Rows `id<TAB>optimal<TAB>tiles`, as in benchmarks/korf100.tsv.
     #[arg(required = true)]
     file: Option<PathBuf>,
+    /// How the rows are solved.
+    #[command(flatten)]
+    method: Method,
+    /// Solve through the npuzzle server at this URL (e.g. http://127.0.0.1:50051; `http://` may
+    /// be left out) instead of in this process.
+    #[arg(long)]
+    addr: Option<String>,
+    /// Only the first K rows (after --ids).
+    #[arg(long, value_name = "K")]
+    limit: Option<usize>,
+    /// Only the rows with these ids, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    ids: Vec<String>,
+}
+
+/// How every board is solved, and where the pattern databases come from.
+#[derive(Debug, clap::Args)]
+struct Method {
     /// The search: auto, astar or idastar.
     #[arg(long, default_value = "auto")]
     algorithm: Algorithm,
@@ -48,16 +71,6 @@ struct Args {
     /// For --optimality bounded: answers at most this many times the minimum (above 1).
     #[arg(long)]
     weight: Option<f64>,
-    /// Solve through the npuzzle server at this URL (e.g. http://127.0.0.1:50051; `http://` may
-    /// be left out) instead of in this process.
-    #[arg(long)]
-    addr: Option<String>,
-    /// Only the first K rows (after --ids).
-    #[arg(long, value_name = "K")]
-    limit: Option<usize>,
-    /// Only the rows with these ids, comma-separated.
-    #[arg(long, value_delimiter = ',')]
-    ids: Vec<String>,
     /// Where the pattern databases are cached [default: $NPUZZLE_CACHE_DIR, else
     /// $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle].
     #[arg(long)]
@@ -93,6 +106,7 @@ fn main() -> ExitCode {
     let args = Args::parse();
     let outcome = match &args.command {
         Some(Command::Load(load)) => run_load(load),
+        Some(Command::Random(random)) => run_random(random),
         None => run(&args),
     };
     match outcome {
@@ -115,8 +129,8 @@ fn run(args: &Args) -> Result<bool> {
     let file = args.file.as_deref().context("a benchmark FILE is required")?;
     let rows = select(read_rows(file)?, args);
     let outcomes = match &args.addr {
-        Some(addr) => solve_remotely(addr, &rows, args)?,
-        None => solve_locally(&rows, args)?,
+        Some(addr) => solve_remotely(addr, &rows, &args.method)?,
+        None => solve_locally(&rows, &args.method)?,
     };
     report(&rows, &outcomes, args)
 }
@@ -147,16 +161,15 @@ fn select(rows: Vec<Row>, args: &Args) -> Vec<Row> {
     wanted.take(args.limit.unwrap_or(usize::MAX)).collect()
 }
 
-/// Loads (or builds) the pattern databases once for each board size some row can use them
-/// for, timing each on a line of its own on stderr, before any row is timed. FAST finishes a
-/// board of 4×4 or more with a search on the last 4×4 or 5×5, which those tables serve.
-fn databases_for(rows: &[Row], args: &Args) -> Result<Vec<Arc<PatternDatabases>>> {
+/// Loads (or builds) the pattern databases once for each board size one of `dimensions` can
+/// use them for, timing each on a line of its own on stderr, before any board is timed. FAST
+/// finishes a board of 4×4 or more with a search on the last 4×4 or 5×5, which those tables
+/// serve.
+fn databases_for(dimensions: impl Iterator<Item = usize>, args: &Method) -> Result<Vec<Arc<PatternDatabases>>> {
     if args.no_pattern_db {
         return Ok(Vec::new());
     }
-    let mut dimensions: Vec<usize> = rows
-        .iter()
-        .map(|row| row.board.dimension())
+    let mut dimensions: Vec<usize> = dimensions
         .flat_map(|dimension| match args.optimality {
             Optimality::Fast => [4, 5].into_iter().filter(|&side| side <= dimension).collect(),
             _ => Vec::from_iter(
@@ -192,12 +205,14 @@ fn databases_for(rows: &[Row], args: &Args) -> Result<Vec<Arc<PatternDatabases>>
         .collect()
 }
 
-fn solve_locally(rows: &[Row], args: &Args) -> Result<Vec<Outcome>> {
-    let options = Options {
+/// The options of every in-process solve, with the pattern databases `dimensions` can use
+/// loaded.
+fn options(dimensions: impl Iterator<Item = usize>, args: &Method) -> Result<Options> {
+    Ok(Options {
         algorithm: args.algorithm,
         heuristic: args.heuristic,
         max_search_time: None,
-        pattern_databases: databases_for(rows, args)?,
+        pattern_databases: databases_for(dimensions, args)?,
         optimality: args.optimality,
         weight: args.weight,
         helpers: match args.threads {
@@ -205,7 +220,11 @@ fn solve_locally(rows: &[Row], args: &Args) -> Result<Vec<Outcome>> {
             None => Helpers::all_cores(),
         },
         ..Options::default()
-    };
+    })
+}
+
+fn solve_locally(rows: &[Row], args: &Method) -> Result<Vec<Outcome>> {
+    let options = options(rows.iter().map(|row| row.board.dimension()), args)?;
     let stop = Stop::new();
     rows.iter()
         .map(|row| {
@@ -217,7 +236,7 @@ fn solve_locally(rows: &[Row], args: &Args) -> Result<Vec<Outcome>> {
         .collect()
 }
 
-fn solve_remotely(addr: &str, rows: &[Row], args: &Args) -> Result<Vec<Outcome>> {
+fn solve_remotely(addr: &str, rows: &[Row], args: &Method) -> Result<Vec<Outcome>> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async {
         let client = Client::connect(addr).await?;
@@ -240,7 +259,7 @@ fn solve_remotely(addr: &str, rows: &[Row], args: &Args) -> Result<Vec<Outcome>>
 }
 
 /// Whether `moves` is a right length for a row whose optimum is `expected`.
-fn right_length(moves: i32, expected: i32, args: &Args) -> bool {
+fn right_length(moves: i32, expected: i32, args: &Method) -> bool {
     match args.optimality {
         Optimality::Minimum => moves == expected,
         Optimality::Bounded => f64::from(moves) <= args.weight.unwrap_or(1.0) * f64::from(expected),
@@ -255,7 +274,7 @@ fn report(rows: &[Row], outcomes: &[Outcome], args: &Args) -> Result<bool> {
     for (row, outcome) in rows.iter().zip(outcomes) {
         let seconds = outcome.elapsed.as_secs_f64();
         writeln!(out, "{}\t{}\t{}\t{}\t{seconds:.6}", row.id, outcome.moves, row.expected, outcome.nodes)?;
-        if !right_length(outcome.moves, row.expected, args) {
+        if !right_length(outcome.moves, row.expected, &args.method) {
             wrong.push(row.id.as_str());
         }
     }
@@ -265,7 +284,7 @@ fn report(rows: &[Row], outcomes: &[Outcome], args: &Args) -> Result<bool> {
     let total: Duration = outcomes.iter().map(|outcome| outcome.elapsed).sum();
     writeln!(out, "total\t{moves}\t{expected}\t{nodes}\t{:.6}", total.as_secs_f64())?;
     out.flush()?;
-    if args.optimality != Optimality::Minimum {
+    if args.method.optimality != Optimality::Minimum {
         eprintln!("{moves} moves in all, {:.4} x the optima's {expected}", moves as f64 / expected.max(1) as f64);
     }
     let mut times: Vec<Duration> = outcomes.iter().map(|outcome| outcome.elapsed).collect();
@@ -293,6 +312,69 @@ enum Command {
     /// Puts a running server (or a local proxy) under load: concurrent clients send a mix of
     /// calls for a while; prints calls/s, latency per kind and a count per status code.
     Load(LoadArgs),
+    /// Solves seeded random solvable boards of each size in this process and prints, per size,
+    /// the medians of the moves, moves / Manhattan distance and milliseconds.
+    Random(RandomArgs),
+}
+
+/// `npuzzle-bench random`'s flags.
+#[derive(Debug, clap::Args)]
+struct RandomArgs {
+    /// The board sides, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "6,10,16,32,64,128")]
+    sizes: Vec<usize>,
+    /// Boards of each size; the figures are their medians.
+    #[arg(long, default_value_t = 5)]
+    boards: usize,
+    /// The boards of side n are drawn from seed + n, so a size's boards do not depend on the
+    /// other sizes asked for.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// How the boards are solved.
+    #[command(flatten)]
+    method: Method,
+}
+
+/// What solving one random board gave.
+struct Sample {
+    moves: i32,
+    manhattan: u32,
+    elapsed: Duration,
+}
+
+/// Runs `npuzzle-bench random`: a row per size, `n<TAB>boards<TAB>moves<TAB>moves/manhattan
+/// <TAB>ms<TAB>max ms`, each a median but the last.
+fn run_random(args: &RandomArgs) -> Result<bool> {
+    let options = options(args.sizes.iter().copied(), &args.method)?;
+    let stop = Stop::new();
+    let mut out = io::stdout().lock();
+    writeln!(out, "n\tboards\tmoves\tmoves/manhattan\tms\tmax ms")?;
+    for &n in &args.sizes {
+        let mut rng = Rng::new(args.seed.wrapping_add(n as u64));
+        let samples = (0..args.boards.max(1))
+            .map(|_| {
+                let board = random_board(n, &mut rng)?;
+                let started = Instant::now();
+                let solution = npuzzle::solve(&board, &options, &mut NoProgress, &stop)
+                    .with_context(|| format!("a random {n}x{n} board"))?;
+                Ok(Sample { moves: solution.moves(), manhattan: board.manhattan(), elapsed: started.elapsed() })
+            })
+            .collect::<Result<Vec<Sample>>>()?;
+        let moves = median(samples.iter().map(|sample| f64::from(sample.moves)));
+        let ratio = median(samples.iter().map(|sample| f64::from(sample.moves) / f64::from(sample.manhattan.max(1))));
+        let ms = median(samples.iter().map(|sample| sample.elapsed.as_secs_f64() * 1e3));
+        let max = samples.iter().map(|sample| sample.elapsed.as_secs_f64() * 1e3).fold(0.0, f64::max);
+        writeln!(out, "{n}\t{}\t{moves:.0}\t{ratio:.3}\t{ms:.1}\t{max:.1}", samples.len())?;
+        out.flush()?;
+    }
+    Ok(true)
+}
+
+/// The median of `values` (the upper one of an even count), 0 for none.
+fn median(values: impl Iterator<Item = f64>) -> f64 {
+    let mut values: Vec<f64> = values.collect();
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(0.0)
 }
 
 /// `npuzzle-bench load`'s flags.

@@ -57,7 +57,7 @@ fn fast_answers_every_size_from_2_to_32() {
 }
 
 #[test]
-fn fast_answers_64_and_128_within_four_times_manhattan() {
+fn fast_answers_64_and_128_within_about_three_times_manhattan() {
     let mut rng = Rng::new(7);
     for n in [64, 128] {
         let board = random_board(n, &mut rng);
@@ -65,7 +65,8 @@ fn fast_answers_64_and_128_within_four_times_manhattan() {
         assert_replays(&board, &solution);
         assert!(solution.boards().is_none(), "{n}x{n}: millions of moves are not listed as boards");
         let ratio = f64::from(solution.moves()) / f64::from(board.manhattan());
-        assert!(ratio <= 4.0, "{n}x{n}: {} moves is {ratio:.2} x Manhattan", solution.moves());
+        // Measured about 2.94 (128) and 2.98 (64); routes that ignore the other tiles give 3.8.
+        assert!(ratio <= 3.1, "{n}x{n}: {} moves is {ratio:.2} x Manhattan", solution.moves());
     }
 }
 

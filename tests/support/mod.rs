@@ -149,23 +149,8 @@ pub fn solve_with(
         .unwrap_or_else(|err| panic!("{algorithm} with {heuristic} on {board:?}: {err}"))
 }
 
-/// A small deterministic generator (xorshift64*), so failures reproduce.
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from `seed` (0, which xorshift cannot leave, is taken as 1).
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.max(1))
-    }
-
-    /// A number in `0..bound`.
-    pub fn below(&mut self, bound: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % bound
-    }
-}
+/// The library's seeded generator, so that failures reproduce.
+pub use npuzzle::random::Rng;
 
 /// The board `steps` random slides away from the goal (never undoing the previous slide).
 pub fn random_walk(dimension: usize, steps: usize, rng: &mut Rng) -> Board {
@@ -183,10 +168,5 @@ pub fn random_walk(dimension: usize, steps: usize, rng: &mut Rng) -> Board {
 
 /// A uniformly random solvable board of side `n`.
 pub fn random_board(n: usize, rng: &mut Rng) -> Board {
-    let mut tiles: Vec<u16> = (0..(n * n) as u16).collect();
-    for i in (1..tiles.len()).rev() {
-        tiles.swap(i, rng.below(i + 1));
-    }
-    let board = Board::new(n, &tiles).expect("a permutation");
-    if board.is_solvable() { board } else { board.twin() }
+    npuzzle::random::random_board(n, rng).expect("a board of a valid size")
 }

@@ -2,9 +2,12 @@
 //! which cells are finished (locked), and every move made so far. It can be read through its
 //! transpose, so that placing a column is placing a row.
 //!
-//! The blank is routed greedily (each step one closer, preferring steps that do not run into
-//! the tile being moved) and by a breadth-first search over a small window where the greedy
-//! route is stuck, so a route costs its length, not the board's area.
+//! The blank is routed along a shortest route that moves the other tiles toward their goals as
+//! much as possible: where a route with each step one closer exists, the best of them all by
+//! dynamic programming over the rectangle between the blank and its target; else greedily
+//! (each step one closer, preferring steps that do not run into the tile being moved), and by
+//! a breadth-first search over a small window where the greedy route is stuck. A route costs
+//! the rectangle's area at most, not the board's.
 
 use std::cmp::Reverse;
 use std::collections::VecDeque;
@@ -29,7 +32,14 @@ pub struct Grid {
     pub path: Vec<Direction>,
     /// Whether rows and columns are swapped in [`Cell`]s.
     pub transposed: bool,
+    /// The goal (row, column) of each tile label, not transposed.
+    goals: Vec<(u16, u16)>,
+    /// The dynamic programme's table, kept between routes.
+    scratch: Vec<(i32, bool)>,
 }
+
+/// A cell no route reaches, in the dynamic programme of [`Grid::monotone_route`].
+const BLOCKED: i32 = i32::MIN;
 
 /// Grid distance between two cells.
 pub fn distance(a: Cell, b: Cell) -> usize {
@@ -52,7 +62,22 @@ impl Grid {
         for (cell, &tile) in tiles.iter().enumerate() {
             at[usize::from(tile)] = cell as u32;
         }
-        Grid { n, tiles: tiles.to_vec(), at, locked: vec![false; tiles.len()], path: Vec::new(), transposed: false }
+        let goals = (0..tiles.len())
+            .map(|tile| {
+                let goal = (tile + tiles.len() - 1) % tiles.len();
+                ((goal / n) as u16, (goal % n) as u16)
+            })
+            .collect();
+        Grid {
+            n,
+            tiles: tiles.to_vec(),
+            at,
+            locked: vec![false; tiles.len()],
+            path: Vec::new(),
+            transposed: false,
+            goals,
+            scratch: Vec::new(),
+        }
     }
 
     /// The side of the board.
@@ -133,13 +158,22 @@ impl Grid {
     /// How much closer to its goal the tile at `cell` gets by sliding into the blank (-1, 0 or
     /// 1): between routes of one length, the blank takes the one that helps the other tiles.
     fn gain(&self, cell: Cell) -> i32 {
-        let tile = self.tiles[self.index(cell)];
-        let goal = self.cell(usize::from(tile) - 1);
-        distance(cell, goal) as i32 - distance(self.blank(), goal) as i32
+        self.gain_between(cell, self.blank())
+    }
+
+    /// How much closer to its goal the tile at `from` gets by sliding to the neighbouring `to`.
+    fn gain_between(&self, from: Cell, to: Cell) -> i32 {
+        let (row, col) = self.goals[usize::from(self.tiles[self.index(from)])];
+        let (row, col) = (usize::from(row), usize::from(col));
+        let goal = if self.transposed { (col, row) } else { (row, col) };
+        distance(from, goal) as i32 - distance(to, goal) as i32
     }
 
     /// Takes the blank to `target` without entering `avoid` or a locked cell.
     pub fn route(&mut self, target: Cell, avoid: Cell) -> Result<(), SearchError> {
+        if self.monotone_route(target, avoid) || self.round(target, avoid) {
+            return Ok(());
+        }
         while self.blank() != target {
             let blank = self.blank();
             let here = detour_distance(blank, target, avoid);
@@ -154,6 +188,96 @@ impl Grid {
             }
         }
         Ok(())
+    }
+
+    /// Takes the blank to `target` along the route, of those with each step one closer (inside
+    /// the rectangle between them) that avoid `avoid` and locked cells, whose moves bring the
+    /// tiles they slide closest to their goals in all: dynamic programming from `target` back.
+    /// False, with nothing moved, when every such route is blocked.
+    fn monotone_route(&mut self, target: Cell, avoid: Cell) -> bool {
+        let blank = self.blank();
+        let (rows, cols) = (blank.0.abs_diff(target.0) + 1, blank.1.abs_diff(target.1) + 1);
+        let toward = |from: usize, to: usize, steps: usize| if to >= from { from + steps } else { from - steps };
+        let at = |i: usize, j: usize| (toward(blank.0, target.0, i), toward(blank.1, target.1, j));
+        // best[i * cols + j]: the most gain from the blank at `at(i, j)` to the target, and
+        // whether the route from there goes across (true) or down.
+        let mut best = std::mem::take(&mut self.scratch);
+        best.clear();
+        best.resize(rows * cols, (BLOCKED, false));
+        best[rows * cols - 1] = (0, false);
+        for i in (0..rows).rev() {
+            for j in (0..cols).rev() {
+                let here = at(i, j);
+                if (i, j) == (rows - 1, cols - 1) || (here != blank && !self.is_free(here, avoid)) {
+                    continue;
+                }
+                let via = |ni: usize, nj: usize| match best[ni * cols + nj].0 {
+                    BLOCKED => BLOCKED,
+                    rest => rest + self.gain_between(at(ni, nj), here),
+                };
+                let down = if i + 1 < rows { via(i + 1, j) } else { BLOCKED };
+                let across = if j + 1 < cols { via(i, j + 1) } else { BLOCKED };
+                best[i * cols + j] = if across > down { (across, true) } else { (down, false) };
+            }
+        }
+        let found = best[0].0 != BLOCKED;
+        if found {
+            let (mut i, mut j) = (0, 0);
+            while (i, j) != (rows - 1, cols - 1) {
+                if best[i * cols + j].1 {
+                    j += 1;
+                } else {
+                    i += 1;
+                }
+                self.step(at(i, j));
+            }
+        }
+        self.scratch = best;
+        found
+    }
+
+    /// Takes the blank round `avoid` when it sits between the blank and `target` in a line
+    /// (the blank behind a tile it pushes straight on): of the two sides, the one whose three
+    /// cells are free and whose four moves bring the tiles they slide closest to their goals.
+    /// False, with nothing moved, when this is not that case or both sides are blocked.
+    fn round(&mut self, target: Cell, avoid: Cell) -> bool {
+        let blank = self.blank();
+        let in_line = blank.0 == target.0 || blank.1 == target.1;
+        if !in_line || distance(blank, target) != 2 || distance(blank, avoid) != 1 || distance(avoid, target) != 1 {
+            return false;
+        }
+        let across = if blank.0 == target.0 { (1, 0) } else { (0, 1) };
+        let side = |cell: Cell, plus: bool| {
+            if plus {
+                Some((cell.0 + across.0, cell.1 + across.1))
+            } else {
+                Some((cell.0.checked_sub(across.0)?, cell.1.checked_sub(across.1)?))
+            }
+        };
+        let best = [true, false]
+            .into_iter()
+            .filter_map(|plus| {
+                let cells = [side(blank, plus)?, side(avoid, plus)?, side(target, plus)?, target];
+                if !cells.iter().all(|&cell| self.is_free(cell, avoid)) {
+                    return None;
+                }
+                let mut from = blank;
+                let gain: i32 = cells
+                    .iter()
+                    .map(|&cell| {
+                        let gain = self.gain_between(cell, from);
+                        from = cell;
+                        gain
+                    })
+                    .sum();
+                Some((gain, cells))
+            })
+            .max_by_key(|&(gain, _)| gain);
+        let Some((_, cells)) = best else { return false };
+        for cell in cells {
+            self.step(cell);
+        }
+        true
     }
 
     /// A shortest route by breadth-first search, first within a window around the blank,
@@ -229,5 +353,36 @@ impl Grid {
             self.route(ahead, at)?;
             self.step(at);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn of_the_shortest_routes_the_blank_takes_the_one_that_helps_the_tiles_most() {
+        let goal: Vec<u16> = (1..16).chain([0]).collect();
+        let mut grid = Grid::new(4, &goal);
+        // The blank walks up and left: 12 slides down and 11 right, each away from its goal.
+        grid.step((2, 3));
+        grid.step((2, 2));
+        // Back to the corner, two routes are shortest; only the one through (2, 3) undoes both.
+        grid.route((3, 3), NOWHERE).expect("a route");
+        assert_eq!(grid.tiles(), &goal[..]);
+        assert_eq!(grid.path.len(), 4);
+    }
+
+    #[test]
+    fn round_a_pushed_tile_the_blank_takes_the_side_that_helps_the_tiles_most() {
+        // The blank below tile 6 at (1, 1) goes round it to (0, 1): on the right 10, 15, 7 and
+        // 3 slide toward their goals; on the left 9, 5, 1 and 3 would slide away from theirs.
+        let tiles: Vec<u16> = vec![1, 3, 7, 4, 5, 6, 15, 8, 9, 0, 10, 12, 13, 14, 11, 2];
+        let mut grid = Grid::new(4, &tiles);
+        grid.route((0, 1), (1, 1)).expect("a route");
+        assert_eq!(grid.path.len(), 4);
+        assert_eq!(grid.find(6), (1, 1), "the tile in the way stays");
+        assert_eq!(grid.find(0), (0, 1));
+        assert_eq!(grid.find(3), (0, 2), "3 went right, round the right side");
     }
 }
