@@ -40,7 +40,7 @@ use tokio::sync::watch;
 use super::background::yield_to_searches;
 use super::build as pdb_build;
 use super::error::PdbError;
-use super::file::{self as pdb_file, FORMAT_VERSION};
+use super::file::{self as pdb_file, format_version};
 use super::lock::BuildLock;
 use super::lookup::PatternDatabases;
 use super::partition::Partition;
@@ -71,7 +71,8 @@ pub fn file_name(partition: &Partition) -> String {
         .flat_map(|pattern| pattern.iter().copied().chain([0]))
         .fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3));
     let side = partition.dimension();
-    format!("pdb-{side}x{side}-{}-{:08x}-v{FORMAT_VERSION}.bin", partition.sizes(), digest as u32)
+    let version = format_version(side);
+    format!("pdb-{side}x{side}-{}-{:08x}-v{version}.bin", partition.sizes(), digest as u32)
 }
 
 impl PatternDatabases {
