@@ -3,8 +3,8 @@
 //! A pattern move moves one tile one cell, so it changes the pattern tiles' Manhattan distance by
 //! exactly one: every path from the goal to a placement has the parity of that distance, and the
 //! pattern distance is the Manhattan distance plus an even number of extra moves. An entry stores
-//! half of that excess, `(distance − manhattan) / 2`, which fits in four bits (the 7-8 and 6-6-3
-//! tables need at most 5 and 4); a larger excess would be stored as 15, which only lowers the
+//! half of that excess, `(distance − manhattan) / 2`, which fits in four bits (the 7-8 tables need at
+//! most 9, the 6-6-3 ones 6); a larger excess would be stored as 15, which only lowers the
 //! bound and keeps it admissible. Entry `i` is the low nibble of byte `i / 2` when `i` is even,
 //! the high nibble when it is odd. The lookup adds the Manhattan distance back (see
 //! [`lookup`](super::lookup)); since all the patterns of a partition together hold every tile,
