@@ -123,6 +123,10 @@ pub fn read(path: &Path, partition: &Partition) -> Result<PatternDatabases, PdbE
     if !header.starts_with(&MAGIC) {
         return Err(PdbError::BadMagic { path: path.to_owned() });
     }
+    // The versions differ by board size, so another board's file is told apart before its version.
+    if header.get(12..16) != expected_header.get(12..16) {
+        return Err(PdbError::PartitionMismatch { path: path.to_owned() });
+    }
     let found = header.get(8..12).and_then(|bytes| bytes.try_into().ok()).map_or(0, u32::from_le_bytes);
     let expected_version = format_version(partition.dimension());
     if found != expected_version {
