@@ -63,8 +63,8 @@ struct Flags {
     /// The largest request message accepted, in bytes.
     #[arg(long, default_value_t = server::DEFAULT_MAX_MESSAGE_BYTES)]
     max_message_bytes: usize,
-    /// The 4×4 pattern databases: 7-8 (the fastest searches; built once in minutes, 577 MB) or
-    /// 6-6-3 (built in seconds, 11.5 MB). Loaded or built in the background at startup; while
+    /// The 4×4 pattern databases: 7-8 (the fastest searches; built once in minutes, 288 MB) or
+    /// 6-6-3 (built in seconds, 5.8 MB). Loaded or built in the background at startup; while
     /// 7-8 is built, the server answers with 6-6-3.
     #[arg(long, value_name = "PARTITION", default_value = "7-8")]
     pattern_db: Partition,
@@ -72,7 +72,7 @@ struct Flags {
     #[arg(long)]
     no_pattern_db: bool,
     /// Serve without the 5×5 pattern databases (6-6-6-6: 488 MB, built once in minutes and
-    /// about 2 GB); 5×5 boards then use IDA* with linear conflict.
+    /// about 1.5 GB); 5×5 boards then use IDA* with linear conflict.
     #[arg(long)]
     no_pattern_db_5x5: bool,
     /// Where the pattern databases are cached [default: $NPUZZLE_CACHE_DIR, else

@@ -643,7 +643,7 @@ fn check_optimality(options: &Options) -> Result<(), SearchError> {
 }
 
 /// Whether a search for a board of dimension `dimension` with this algorithm and heuristic
-/// would read pattern databases, so a program loads them (577 MB for 4×4's 7-8, 488 MB for
+/// would read pattern databases, so a program loads them (288 MB for 4×4's 7-8, 488 MB for
 /// 5×5's 6-6-6-6) only when they serve.
 pub fn wants_pattern_databases(dimension: usize, algorithm: Algorithm, heuristic: Heuristic) -> bool {
     pdb::partition::DIMENSIONS.contains(&dimension)

@@ -1,12 +1,14 @@
 //! The pattern-database file cache: a saved file loads back identical; a corrupt, truncated,
-//! old or foreign file is detected with the matching error and rebuilt by `load_or_build`; and
-//! a background load fills its slot. A 3-3-3-3-3 partition keeps each build instant.
+//! old or foreign file is detected with the matching error and rebuilt by `load_or_build`; a 4×4
+//! file holds four-bit entries, and one of the byte-per-entry version 1 is rebuilt; and a
+//! background load fills its slot. A 3-3-3-3-3 partition keeps each build instant.
 
 use std::fs;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use npuzzle::solver::pdb::cache::file_name;
+use npuzzle::solver::pdb::partition::placements;
 use npuzzle::solver::{DatabaseSlot, Partition, PatternDatabases, PdbError};
 
 fn tiny_partition() -> Partition {
@@ -93,6 +95,27 @@ fn truncated_old_and_foreign_files_are_refused_and_rebuilt() {
     assert!(matches!(PatternDatabases::load(&path, &other), Err(PdbError::PartitionMismatch { .. })));
 
     fs::write(&path, &old).expect("an old version again");
+    assert_eq!(PatternDatabases::load_or_build_partition(&dir, &partition).expect("rebuilt"), built);
+    assert_eq!(fs::read(&path).expect("the rewritten file"), good);
+}
+
+#[test]
+fn a_four_by_four_file_holds_two_entries_a_byte_and_a_version_one_file_is_rebuilt() {
+    let Built { dir, partition, databases: built, path } = build("nibbles");
+    let good = fs::read(&path).expect("the file");
+    let entries: Vec<usize> = partition.stored().map(|pattern| placements(16, pattern.len())).collect();
+    let header = 8 + 4 + 4 + 1 + partition.patterns().iter().map(|pattern| 1 + pattern.len()).sum::<usize>();
+    assert_eq!(good.len(), header + entries.iter().map(|entries| entries.div_ceil(2)).sum::<usize>() + 8);
+    assert_eq!(good[8..12], 2u32.to_le_bytes(), "4x4 files are version 2");
+    assert!(file_name(&partition).ends_with("-v2.bin"), "{}", file_name(&partition));
+
+    // What version 1 wrote under this name: the same header but its version, a byte per entry.
+    let mut old = good[..header].to_vec();
+    old[8..12].copy_from_slice(&1u32.to_le_bytes());
+    old.resize(header + entries.iter().sum::<usize>() + 8, 0);
+    fs::write(&path, &old).expect("a version 1 file");
+    let err = PatternDatabases::load(&path, &partition).expect_err("a version 1 file is refused");
+    assert!(matches!(err, PdbError::OldVersion { found: 1, expected: 2, .. }), "{err}");
     assert_eq!(PatternDatabases::load_or_build_partition(&dir, &partition).expect("rebuilt"), built);
     assert_eq!(fs::read(&path).expect("the rewritten file"), good);
 }

@@ -138,6 +138,8 @@ fn a_five_by_five_file_round_trips_and_is_rebuilt_when_corrupt_or_foreign() {
     let built = PatternDatabases::load_or_build_partition(&dir, &partition).expect("built");
     let path = dir.join(file_name(&partition));
     assert!(file_name(&partition).starts_with("pdb-5x5-3-3-3-3-3-3-3-3-"));
+    // The 5×5 layout (a byte per entry, directly indexed) is still that of version 1.
+    assert!(file_name(&partition).ends_with("-v1.bin"), "{}", file_name(&partition));
     assert_eq!(PatternDatabases::load(&path, &partition).expect("loads"), *built);
 
     let mut bytes = std::fs::read(&path).expect("the file");

@@ -4,170 +4,186 @@
 //!
 //! A state is a placement of the pattern's tiles plus the blank's cell. Sliding an indistinct
 //! tile is free, so the blank roams its whole region (the free cells connected to it) at no
-//! cost: the search keeps, for each placement, a mask of the blank cells reached (16 bits on
-//! 4×4, 32 on 5×5), and each step of the BFS floods a newly reached blank cell to its region,
-//! then slides every pattern tile next to that region into it (one move). A table entry is the
-//! depth at which its placement was first reached with the blank anywhere: the least distance
-//! over the blank's cells, the exact additive-database value (Korf & Felner 2002). The search
-//! starts from the pattern's tiles home with the blank in its goal corner (which is the blank
+//! cost, and the states of one region share their distance. The search keeps one word per
+//! placement, indexed by its dense rank, with two bits per free cell (the cells the pattern
+//! leaves free, in ascending order): unseen, queued at this depth, queued at the next, or
+//! expanded. A region is always marked whole, the moment it is reached, so one cell tells
+//! whether its region is new. Each depth scans the words for cells queued at that depth, marks
+//! them expanded, and slides every pattern tile next to one of them into it (one move): the
+//! child's blank stands where the tile was, and its region is marked for the next depth if it is
+//! unseen. Words are as narrow as the free cells allow: 16 bits for the 8-tile 4×4 pattern (eight
+//! free cells), 32 for the other 4×4 patterns, 64 on 5×5 (19 free cells or more).
+//!
+//! A table entry is the depth at which its placement was first reached with the blank anywhere:
+//! the least distance over the blank's cells, the exact additive-database value (Korf & Felner
+//! 2002). That depth is known the moment the first region of the placement is marked, so the
+//! entry is written then, straight into the finished table: four bits on 4×4 (see
+//! [`entry`](super::entry)), a byte at the direct index on 5×5. The search starts from the
+//! pattern's tiles home with the blank's region around its goal corner (which is the blank
 //! anywhere when the pattern leaves the free cells connected; see `symmetry`).
 //!
-//! The depths run one after the other; within a depth, every core scans its share of the
-//! placements, indexed by their dense rank; a 5×5 table is then spread to its direct index.
+//! The depths run one after the other; within a depth, every core scans its share of the words,
+//! skipping the stretches where nothing was queued (most of them, early and late in a build).
+//! The words of the placements that share all but the last tile's cell are consecutive, so a
+//! scan walks those prefixes in rank order, each from the one before, and reads a placement's
+//! cells off its prefix without unranking it. The large arrays ask for huge pages (see
+//! `huge_pages`).
 //!
-//! Memory while building, three blank masks and a byte per placement:
+//! Measured against the build this replaced (three 16-bit blank masks and a depth byte per
+//! placement, each expanded placement unranked), on the same two-core machine under the same
+//! load of about 5: 7-8 in 333 s of CPU and 7.8 min instead of 493 s and 12.1 min, 1.27 GB
+//! instead of 3.55 GB at the peak, every entry equal; 6-6-6-6 in 1.48 GB instead of 2.05 GB and
+//! 198 s of CPU instead of about 205 s, its file identical byte for byte.
 //!
-//! | table | placements | bytes each | peak |
-//! |---|---|---|---|
-//! | 4×4, 6 tiles | 5.8 M | 7 | 40 MB |
-//! | 4×4, 8 tiles | 519 M | 7 | 3.6 GB |
-//! | 5×5, 6 tiles | 127.5 M | 13 | 1.66 GB, plus the 244 MB direct table |
+//! Memory while building, the words plus the finished table (and the tables finished before):
 //!
-//! Time, release build on two shared cores: the 6-6-3 tables in 4 to 10 s, the 7-8 tables in
-//! 4 to 7 minutes (about 340 s of CPU); the 5×5 6-6-6-6 tables are in `cache`'s table. Tests
-//! use the smaller partitions. (One 8-byte word per placement, to keep a child's masks on one
-//! cache line, measured no faster on 4×4 and took 1 GB more.)
+//! | table | placements | word | table | peak |
+//! |---|---|---|---|---|
+//! | 4×4, 6 tiles | 5.8 M | 4 bytes | 2.9 MB | 26 MB |
+//! | 4×4, 7 tiles | 57.7 M | 4 bytes | 28.8 MB | 260 MB |
+//! | 4×4, 8 tiles | 519 M | 2 bytes | 259 MB | 1.30 GB (1.27 GB measured, the process's peak) |
+//! | 5×5, 6 tiles | 127.5 M | 8 bytes | 244 MB | 1.26 GB, 1.51 GB for the second (1.48 GB measured) |
+//!
+//! Time, release build on two shared cores: see `cache`'s table. Tests use the smaller
+//! partitions.
 
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering};
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering};
 use std::thread;
 
+use super::entry;
 use super::error::PdbError;
+use super::huge_pages;
 use super::index::{direct25, rank16, rank25, unrank};
 use super::lookup::PatternDatabases;
 use super::partition::{Partition, placements, table_len};
 
-const UNSEEN: u8 = u8::MAX;
+/// Prefixes one worker scans before moving on to its next stretch.
+const STRETCH: usize = 1 << 12;
 
-/// Placements one worker scans before moving on to its next stretch.
-const STRETCH: usize = 1 << 14;
+/// The two-bit states of a free cell, as the search marks them.
+const UNSEEN: u64 = 0;
+const EXPANDED: u64 = 3;
+
+/// The low bit of every two-bit field of a word.
+const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 
 /// Builds every stored table of `partition`, one after the other, each on every core.
 pub fn build(partition: &Partition) -> Result<PatternDatabases, PdbError> {
-    let dimension = partition.dimension();
     let tables = partition
         .stored()
-        .map(|pattern| match dimension {
-            4 => build_table::<Four>(pattern),
-            _ => build_table::<Five>(pattern),
+        .map(|pattern| match (partition.dimension(), 16usize.saturating_sub(pattern.len())) {
+            // Two bits per free cell: eight fit 16 bits, sixteen 32.
+            (4, ..=8) => build_table::<Four, AtomicU16>(pattern),
+            (4, _) => build_table::<Four, AtomicU32>(pattern),
+            _ => build_table::<Five, AtomicU64>(pattern),
         })
         .collect::<Result<Vec<_>, _>>()?;
     PatternDatabases::from_tables(partition.clone(), tables)
 }
 
-/// A mask of blank cells shared between the build's workers.
-trait BlankMask: Sync + Send {
-    fn empty() -> Self;
-    fn get(&self) -> u32;
-    /// Reads the mask and clears it.
-    fn take(&self) -> u32;
-    /// Adds `cells`, returning the mask before.
-    fn add(&self, cells: u32) -> u32;
+/// One placement's word, shared between the build's workers: two bits per free cell.
+trait Word: Sync + Send {
+    fn unseen() -> Self;
+    fn get(&self) -> u64;
+    /// Adds `fields`, returning the word before.
+    fn add(&self, fields: u64) -> u64;
 }
 
-macro_rules! blank_mask {
-    ($atomic:ty, $word:ty) => {
-        impl BlankMask for $atomic {
-            fn empty() -> Self {
+macro_rules! word {
+    ($atomic:ty, $int:ty) => {
+        impl Word for $atomic {
+            fn unseen() -> Self {
                 <$atomic>::new(0)
             }
 
             #[inline]
-            fn get(&self) -> u32 {
-                u32::from(self.load(Ordering::Relaxed))
+            fn get(&self) -> u64 {
+                u64::from(self.load(Ordering::Relaxed))
             }
 
             #[inline]
-            fn take(&self) -> u32 {
-                u32::from(self.swap(0, Ordering::Relaxed))
-            }
-
-            #[inline]
-            fn add(&self, cells: u32) -> u32 {
-                u32::from(self.fetch_or(cells as $word, Ordering::Relaxed))
+            fn add(&self, fields: u64) -> u64 {
+                u64::from(self.fetch_or(fields as $int, Ordering::Relaxed))
             }
         }
     };
 }
 
-blank_mask!(AtomicU16, u16);
-blank_mask!(AtomicU32, u32);
+word!(AtomicU16, u16);
+word!(AtomicU32, u32);
+word!(AtomicU64, u64);
 
-/// A board size the build runs on: its side, the mask type that holds its cells, the dense rank
-/// of the build's arrays, and how a finished table is laid out.
-trait Grid {
+/// A board size the build runs on: its side, the dense rank of the build's words, and how an
+/// entry is written into the finished table.
+trait Grid: Sync {
     const DIMENSION: usize;
     const CELLS: usize = Self::DIMENSION * Self::DIMENSION;
-    type Mask: BlankMask;
     fn rank(cells: impl IntoIterator<Item = usize>) -> usize;
-    /// The finished table, from entries indexed by dense rank to the lookup's layout.
-    fn lay_out(by_rank: Vec<u8>, k: usize) -> Vec<u8>;
+    /// Writes the entry of the placement `cells` (of dense rank `rank`) of the pattern whose
+    /// goal cells are `goals`, first reached at `depth`.
+    fn record(table: &[AtomicU8], rank: usize, cells: &[u8], goals: &[u8], depth: u8);
 }
 
-/// The 4×4 board: 16-bit masks; tables stay indexed by dense rank.
+/// The 4×4 board: tables of four-bit entries indexed by dense rank.
 struct Four;
 
 impl Grid for Four {
     const DIMENSION: usize = 4;
-    type Mask = AtomicU16;
 
     #[inline]
     fn rank(cells: impl IntoIterator<Item = usize>) -> usize {
         rank16(cells)
     }
 
-    fn lay_out(by_rank: Vec<u8>, _: usize) -> Vec<u8> {
-        by_rank
+    #[inline]
+    fn record(table: &[AtomicU8], rank: usize, cells: &[u8], goals: &[u8], depth: u8) {
+        let manhattan = cells
+            .iter()
+            .zip(goals)
+            .map(|(&cell, &goal)| entry::manhattan(Self::DIMENSION, usize::from(goal), usize::from(cell)))
+            .sum();
+        let (byte, shift) = entry::position(rank);
+        table[byte].fetch_or(entry::encode(depth, manhattan) << shift, Ordering::Relaxed);
     }
 }
 
-/// The 5×5 board: 32-bit masks; tables are spread to their direct index.
+/// The 5×5 board: byte tables spread to their direct index.
 struct Five;
 
 impl Grid for Five {
     const DIMENSION: usize = 5;
-    type Mask = AtomicU32;
 
     #[inline]
     fn rank(cells: impl IntoIterator<Item = usize>) -> usize {
         rank25(cells)
     }
 
-    fn lay_out(by_rank: Vec<u8>, k: usize) -> Vec<u8> {
-        let mut direct = vec![0u8; table_len(Self::DIMENSION, k)];
-        for (index, &depth) in by_rank.iter().enumerate() {
-            let cells = unrank(index, k, Self::CELLS);
-            direct[direct25(cells[..k].iter().map(|&cell| usize::from(cell)))] = depth;
-        }
-        direct
+    #[inline]
+    fn record(table: &[AtomicU8], _: usize, cells: &[u8], _: &[u8], depth: u8) {
+        table[direct25(cells.iter().map(|&cell| usize::from(cell)))].store(depth, Ordering::Relaxed);
     }
 }
 
-/// The cells next to `cell` on a `dimension`² board.
-fn neighbours(dimension: usize, cell: usize) -> impl Iterator<Item = usize> {
-    let (row, col) = (cell / dimension, cell % dimension);
-    [
-        (row > 0).then(|| cell - dimension),
-        (row + 1 < dimension).then(|| cell + dimension),
-        (col > 0).then(|| cell - 1),
-        (col + 1 < dimension).then(|| cell + 1),
-    ]
-    .into_iter()
-    .flatten()
+/// `region` and the cells next to it, on a `dimension`² board (bits beyond the board may be set).
+#[inline]
+fn grow(dimension: usize, region: u32) -> u32 {
+    let left_column = (0..dimension).fold(0u32, |mask, row| mask | 1 << (row * dimension));
+    let right_column = left_column << (dimension - 1);
+    region
+        | (region << dimension)
+        | (region >> dimension)
+        | ((region << 1) & !left_column)
+        | ((region >> 1) & !right_column)
 }
 
 /// The cells of `free` connected to `seeds` through `free` (all masks of cells of a
 /// `dimension`² board).
+#[inline]
 pub(super) fn flood(dimension: usize, seeds: u32, free: u32) -> u32 {
-    let left_column = (0..dimension).fold(0u32, |mask, row| mask | 1 << (row * dimension));
-    let right_column = left_column << (dimension - 1);
     let mut region = seeds & free;
     loop {
-        let grown = region
-            | (((region << dimension)
-                | (region >> dimension)
-                | ((region << 1) & !left_column)
-                | ((region >> 1) & !right_column))
-                & free);
+        let grown = grow(dimension, region) & free;
         if grown == region {
             return region;
         }
@@ -180,98 +196,239 @@ const fn all_cells(cells: usize) -> u32 {
     u32::MAX >> (32 - cells)
 }
 
-/// The search's state: per placement, the blank cells reached, those to expand at this depth
-/// and at the next, and the depth it was first reached at.
-struct Layers<G: Grid> {
-    k: usize,
-    visited: Vec<G::Mask>,
-    current: Vec<G::Mask>,
-    next: Vec<G::Mask>,
-    depth_of: Vec<AtomicU8>,
+/// The fields of a word with `code` at the cells of `region`, whose free cells are `free`.
+#[inline]
+fn fields_of(region: u32, free: u32, code: u64) -> u64 {
+    let (mut fields, mut rest, mut shift) = (0, free, 0);
+    while rest != 0 {
+        let cell = rest & rest.wrapping_neg();
+        if region & cell != 0 {
+            fields |= code << shift;
+        }
+        rest ^= cell;
+        shift += 2;
+    }
+    fields
+}
+
+/// The cells whose field's low bit is set in `low_bits`, for a word whose free cells are `free`.
+#[inline]
+fn cells_of(low_bits: u64, free: u32) -> u32 {
+    let (mut cells, mut rest, mut shift) = (0, free, 0);
+    while rest != 0 {
+        let cell = rest & rest.wrapping_neg();
+        if low_bits >> shift & 1 != 0 {
+            cells |= cell;
+        }
+        rest ^= cell;
+        shift += 2;
+    }
+    cells
+}
+
+/// The low bit of every field of `word` that holds `code` (1 or 2).
+#[inline]
+fn fields_equal(word: u64, code: u64) -> u64 {
+    let apart = word ^ (code * LOW_BITS);
+    !(apart | apart >> 1) & LOW_BITS
+}
+
+/// The codes of the cells queued at `depth` and at the next depth: 1 and 2, alternately.
+fn codes(depth: u8) -> (u64, u64) {
+    if depth.is_multiple_of(2) { (1, 2) } else { (2, 1) }
+}
+
+/// The first cells of a placement, walked in rank order: every placement of the pattern's tiles
+/// is such a prefix and one of the cells it leaves free for the last tile.
+struct Prefix {
+    cells: [u8; 32],
+    used: u32,
+    len: usize,
+    all: u32,
+}
+
+impl Prefix {
+    /// The prefix of `len` cells out of `cells` with dense rank `rank`.
+    fn at(rank: usize, len: usize, cells: usize) -> Prefix {
+        let placement = unrank(rank, len, cells);
+        let used = placement[..len].iter().fold(0u32, |used, &cell| used | 1 << cell);
+        Prefix { cells: placement, used, len, all: all_cells(cells) }
+    }
+
+    /// Moves on to the prefix of the next rank (its lexicographic successor).
+    #[inline]
+    fn advance(&mut self) {
+        for slot in (0..self.len).rev() {
+            let cell = self.cells[slot];
+            self.used &= !(1 << cell);
+            let later = !self.used & self.all & !((2u32 << cell) - 1);
+            if later != 0 {
+                self.take(slot, later);
+                for rest in slot + 1..self.len {
+                    self.take(rest, !self.used & self.all);
+                }
+                return;
+            }
+        }
+    }
+
+    /// Puts the lowest cell of `choices` at `slot`.
+    #[inline]
+    fn take(&mut self, slot: usize, choices: u32) {
+        let cell = choices.trailing_zeros();
+        self.cells[slot] = cell as u8;
+        self.used |= 1 << cell;
+    }
+}
+
+/// The search for one pattern on the board `G` with words `W`: each placement's word, the
+/// finished table the entries go into, and which stretches have cells queued.
+struct Search<'a, G, W> {
+    goals: &'a [u8],
+    words: Vec<W>,
+    table: Vec<AtomicU8>,
+    /// For each stretch of [`STRETCH`] prefixes, whether it holds cells queued at an even depth
+    /// and at an odd one: a scan skips the others (most stretches, early and late in a build).
+    queued: [Vec<AtomicBool>; 2],
+    grid: PhantomData<G>,
 }
 
 /// The table of one pattern on the board `G`: the fewest pattern moves home for every placement
 /// of its tiles, laid out for lookups.
-fn build_table<G: Grid>(pattern: &[u8]) -> Result<Vec<u8>, PdbError> {
-    let k = pattern.len();
-    let size = placements(G::CELLS, k);
-    let masks = || (0..size).map(|_| G::Mask::empty()).collect::<Vec<_>>();
-    let mut layers = Layers::<G> {
-        k,
-        visited: masks(),
-        current: masks(),
-        next: masks(),
-        depth_of: (0..size).map(|_| AtomicU8::new(UNSEEN)).collect(),
+fn build_table<G: Grid, W: Word>(pattern: &[u8]) -> Result<Vec<u8>, PdbError> {
+    let goals: Vec<u8> = pattern.iter().map(|&tile| tile - 1).collect();
+    let size = placements(G::CELLS, goals.len());
+    let stretches = (size / (G::CELLS + 1 - goals.len())).div_ceil(STRETCH);
+    let flags = || (0..stretches).map(|_| AtomicBool::new(false)).collect();
+    let search = Search::<G, W> {
+        goals: &goals,
+        words: huge_pages::filled(size, W::unseen),
+        table: huge_pages::filled(table_len(G::DIMENSION, goals.len()), || AtomicU8::new(0)),
+        queued: [flags(), flags()],
+        grid: PhantomData,
     };
-    let goal = G::rank(pattern.iter().map(|&tile| usize::from(tile) - 1));
-    layers.current[goal].add(1 << (G::CELLS - 1));
+    // The goal's entry is zero, as the table starts; its blank's region is the first queued.
+    let free = goals.iter().fold(all_cells(G::CELLS), |free, &goal| free & !(1 << goal));
+    let start = flood(G::DIMENSION, 1 << (G::CELLS - 1), free);
+    let goal = G::rank(goals.iter().map(|&goal| usize::from(goal)));
+    search.words[goal].add(fields_of(start, free, codes(0).0));
+    search.queue(goal, 0);
     let workers = thread::available_parallelism().map_or(1, |n| n.get());
-    for depth in 0..UNSEEN {
-        let shared = &layers;
+    for depth in 0..u8::MAX {
+        let search = &search;
         let reached = thread::scope(|scope| {
             let handles: Vec<_> =
-                (0..workers).map(|worker| scope.spawn(move || shared.expand(depth, worker, workers))).collect();
+                (0..workers).map(|worker| scope.spawn(move || search.expand(depth, worker, workers))).collect();
             handles.into_iter().map(|handle| handle.join().map_err(|_| PdbError::BuildFailed)).sum::<Result<usize, _>>()
         })?;
         if reached == 0 {
             break;
         }
-        std::mem::swap(&mut layers.current, &mut layers.next);
     }
-    let Layers { depth_of, .. } = layers;
-    Ok(G::lay_out(depth_of.into_iter().map(AtomicU8::into_inner).collect(), k))
+    Ok(search.table.into_iter().map(AtomicU8::into_inner).collect())
 }
 
-impl<G: Grid> Layers<G> {
-    /// Expands the placements of stretches `worker`, `worker + workers`, ... that have blank
-    /// cells to expand at `depth`, queueing their children for `depth + 1`; returns how many
-    /// new (placement, blank) pairs it queued. Workers share the masks through atomic `or`s; a
-    /// child queued twice, or queued after its region was reached, is cleaned up when expanded.
+impl<G: Grid, W: Word> Search<'_, G, W> {
+    /// The last tile's choices once the others are placed: the words of one prefix.
+    fn choices(&self) -> usize {
+        G::CELLS + 1 - self.goals.len()
+    }
+
+    /// Notes that the placement of dense rank `rank` has cells queued at `depth`.
+    #[inline]
+    fn queue(&self, rank: usize, depth: u8) {
+        let flag = &self.queued[usize::from(depth % 2)][rank / self.choices() / STRETCH];
+        // A plain load first: the flag is mostly set already, and a store would bounce its cache
+        // line between the cores.
+        if !flag.load(Ordering::Relaxed) {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Expands the placements of stretches `worker`, `worker + workers`, ... (of [`STRETCH`]
+    /// prefixes each) that have cells queued at `depth`, queueing their children's regions for
+    /// `depth + 1`; returns how many regions it queued. Workers share the words through atomic
+    /// `or`s: two that queue one region at once mark the same bits.
     fn expand(&self, depth: u8, worker: usize, workers: usize) -> usize {
+        let k = self.goals.len();
+        let choices = self.choices();
+        let prefixes = self.words.len() / choices;
         let mut queued = 0;
-        let size = self.current.len();
-        for start in (worker * STRETCH..size).step_by(workers * STRETCH) {
-            for placement in start..(start + STRETCH).min(size) {
-                // A plain load first: most placements have nothing at this depth, and a swap is
-                // a locked instruction.
-                if self.current[placement].get() == 0 {
-                    continue;
+        for start in (worker * STRETCH..prefixes).step_by(workers * STRETCH) {
+            // Only this worker scans the stretch, and no one queues at `depth` any more.
+            let flag = &self.queued[usize::from(depth % 2)][start / STRETCH];
+            if !flag.swap(false, Ordering::Relaxed) {
+                continue;
+            }
+            let mut prefix = Prefix::at(start, k - 1, G::CELLS);
+            for index in start..(start + STRETCH).min(prefixes) {
+                let words = &self.words[index * choices..(index + 1) * choices];
+                let (current, _) = codes(depth);
+                if words.iter().any(|word| fields_equal(word.get(), current) != 0) {
+                    queued += self.expand_prefix(&prefix, index * choices, depth);
                 }
-                let seeds = self.current[placement].take();
-                let cells = unrank(placement, self.k, G::CELLS);
-                let occupied = cells[..self.k].iter().fold(0u32, |mask, &cell| mask | (1 << cell));
-                let visited = self.visited[placement].get();
-                // Regions are reached whole, so a seed in a visited region is stale.
-                let region = flood(G::DIMENSION, seeds & !visited, !occupied & all_cells(G::CELLS));
-                if region == 0 {
-                    continue;
-                }
-                self.visited[placement].add(region);
-                if self.depth_of[placement].load(Ordering::Relaxed) == UNSEEN {
-                    self.depth_of[placement].store(depth, Ordering::Relaxed);
-                }
-                queued += self.slide_into(&cells, region);
+                prefix.advance();
             }
         }
         queued
     }
 
-    /// Queues every placement made by sliding a pattern tile next to `region` into it (the
-    /// blank then stands where the tile was); returns how many were new.
-    fn slide_into(&self, cells: &[u8; 32], region: u32) -> usize {
+    /// Expands the placements of `prefix` (the first of dense rank `first`), the last tile on
+    /// each free cell in turn; returns how many regions it queued.
+    fn expand_prefix(&self, prefix: &Prefix, first: usize, depth: u8) -> usize {
+        let k = self.goals.len();
+        let (current, _) = codes(depth);
+        let mut cells = prefix.cells;
+        let mut last_cells = !prefix.used & prefix.all;
         let mut queued = 0;
-        for (tile, &cell) in cells[..self.k].iter().enumerate() {
-            let cell = usize::from(cell);
-            for target in neighbours(G::DIMENSION, cell).filter(|&target| region & (1 << target) != 0) {
+        for word in &self.words[first..first + last_cells.count_ones() as usize] {
+            let last = last_cells.trailing_zeros();
+            last_cells &= last_cells - 1;
+            let queued_here = fields_equal(word.get(), current);
+            if queued_here == 0 {
+                continue;
+            }
+            word.add(queued_here * EXPANDED);
+            cells[k - 1] = last as u8;
+            let free = !(prefix.used | 1 << last) & prefix.all;
+            queued += self.slide_into(&cells, free, cells_of(queued_here, free), depth);
+        }
+        queued
+    }
+
+    /// Queues every placement made by sliding a pattern tile of `cells` next to `region` into it
+    /// (the blank then stands where the tile was), with the blank's whole region, unless that
+    /// region was reached before; records the entry of every placement reached for the first
+    /// time. Returns how many regions it queued.
+    #[inline]
+    fn slide_into(&self, cells: &[u8; 32], free: u32, region: u32, depth: u8) -> usize {
+        let k = self.goals.len();
+        let (_, next) = codes(depth);
+        let mut queued = 0;
+        for (tile, &cell) in cells[..k].iter().enumerate() {
+            let blank = 1u32 << cell;
+            let mut targets = grow(G::DIMENSION, blank) & region;
+            while targets != 0 {
+                let target = targets.trailing_zeros();
+                targets &= targets - 1;
                 let mut moved = *cells;
                 moved[tile] = target as u8;
-                let child = G::rank(moved[..self.k].iter().map(|&cell| usize::from(cell)));
-                let blank = 1u32 << cell;
-                // Plain loads first: most children are already reached or queued, and an atomic
-                // `or` is a locked instruction.
-                let seen = self.visited[child].get() | self.next[child].get();
-                if seen & blank == 0 && self.next[child].add(blank) & blank == 0 {
+                let child = G::rank(moved[..k].iter().map(|&cell| usize::from(cell)));
+                let child_free = (free & !(1 << target)) | blank;
+                let field = 2 * (child_free & (blank - 1)).count_ones();
+                // A plain load first: most children are reached already, and an atomic `or` is
+                // a locked instruction.
+                if (self.words[child].get() >> field) & EXPANDED != UNSEEN {
+                    continue;
+                }
+                let reached = flood(G::DIMENSION, blank, child_free);
+                let before = self.words[child].add(fields_of(reached, child_free, next));
+                if (before >> field) & EXPANDED == UNSEEN {
                     queued += 1;
+                    self.queue(child, depth + 1);
+                }
+                if before == 0 {
+                    G::record(&self.table, child, &moved[..k], self.goals, depth + 1);
                 }
             }
         }
@@ -283,16 +440,30 @@ impl<G: Grid> Layers<G> {
 mod tests {
     use super::*;
 
+    /// The cells next to `cell` on a `dimension`² board.
+    fn neighbours(dimension: usize, cell: usize) -> impl Iterator<Item = usize> {
+        let (row, col) = (cell / dimension, cell % dimension);
+        [
+            (row > 0).then(|| cell - dimension),
+            (row + 1 < dimension).then(|| cell + dimension),
+            (col > 0).then(|| cell - 1),
+            (col + 1 < dimension).then(|| cell + 1),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
     /// An independent check: the plain 0-1 BFS over (placement, blank) states, each kept
-    /// separately, for small patterns on the board `G`, entries by dense rank.
+    /// separately, for small patterns on the board `G`: the distance of every placement, by
+    /// dense rank.
     fn zero_one_bfs<G: Grid>(pattern: &[u8]) -> Vec<u8> {
+        const UNREACHED: u8 = u8::MAX;
         let k = pattern.len();
         let free_cells = G::CELLS - k;
-        let mut distance = vec![UNSEEN; placements(G::CELLS, k + 1)];
+        let mut distance = vec![UNREACHED; placements(G::CELLS, k + 1)];
         let goals: Vec<usize> = pattern.iter().map(|&tile| usize::from(tile) - 1).collect();
-        let blanks = [G::CELLS - 1];
-        let mut layer: Vec<usize> = blanks.iter().map(|&blank| G::rank(goals.iter().copied().chain([blank]))).collect();
-        layer.iter().for_each(|&state| distance[state] = 0);
+        let mut layer = vec![G::rank(goals.iter().copied().chain([G::CELLS - 1]))];
+        distance[layer[0]] = 0;
         let mut depth = 0;
         while !layer.is_empty() {
             let mut next = Vec::new();
@@ -322,8 +493,28 @@ mod tests {
             layer = next;
             depth += 1;
         }
-        let by_rank = distance.chunks_exact(free_cells).map(|blanks| blanks.iter().copied().min().unwrap_or(UNSEEN));
-        G::lay_out(by_rank.collect(), k)
+        distance.chunks_exact(free_cells).map(|blanks| blanks.iter().copied().min().unwrap_or(UNREACHED)).collect()
+    }
+
+    /// The distances a finished table of `pattern` on the board `G` stands for, by dense rank:
+    /// four-bit excesses over Manhattan (4×4), or bytes at the direct index (5×5).
+    fn decoded<G: Grid>(table: &[u8], pattern: &[u8]) -> Vec<u8> {
+        let k = pattern.len();
+        (0..placements(G::CELLS, k))
+            .map(|rank| {
+                let cells = unrank(rank, k, G::CELLS);
+                if G::DIMENSION == 4 {
+                    let manhattan: u8 = cells[..k]
+                        .iter()
+                        .zip(pattern)
+                        .map(|(&cell, &tile)| entry::manhattan(4, usize::from(tile) - 1, usize::from(cell)))
+                        .sum();
+                    manhattan + 2 * entry::read(table, rank)
+                } else {
+                    table[direct25(cells[..k].iter().map(|&cell| usize::from(cell)))]
+                }
+            })
+            .collect()
     }
 
     #[test]
@@ -342,24 +533,53 @@ mod tests {
     }
 
     #[test]
+    fn words_hold_two_bits_per_free_cell_in_cell_order() {
+        let free = 1 << 2 | 1 << 5 | 1 << 9;
+        assert_eq!(fields_of(1 << 5 | 1 << 9, free, 2), 0b10_10_00);
+        assert_eq!(cells_of(0b01_00_01, free), 1 << 2 | 1 << 9);
+        assert_eq!(fields_equal(0b11_10_01_00, 1), 0b00_00_01_00);
+        assert_eq!(fields_equal(0b11_10_01_00, 2), 0b00_01_00_00);
+    }
+
+    #[test]
+    fn prefixes_walk_every_rank_in_order() {
+        for (len, cells) in [(0, 16), (1, 16), (3, 16), (2, 25)] {
+            let mut prefix = Prefix::at(0, len, cells);
+            for rank in 0..placements(cells, len) {
+                let expected = unrank(rank, len, cells);
+                assert_eq!(prefix.cells[..len], expected[..len], "rank {rank} of {len} cells of {cells}");
+                prefix.advance();
+            }
+        }
+    }
+
+    #[test]
     fn a_single_tile_table_is_its_manhattan_distance() {
         for tile in [1u8, 6, 15] {
-            let table = build_table::<Four>(&[tile]).expect("builds");
+            let table = build_table::<Four, AtomicU32>(&[tile]).expect("builds");
             let goal = usize::from(tile) - 1;
+            let distances = decoded::<Four>(&table, &[tile]);
             for cell in 0..16usize {
-                let manhattan = (cell / 4).abs_diff(goal / 4) + (cell % 4).abs_diff(goal % 4);
-                assert_eq!(usize::from(table[rank16([cell])]), manhattan, "tile {tile} at {cell}");
+                assert_eq!(distances[rank16([cell])], entry::manhattan(4, goal, cell), "tile {tile} at {cell}");
+                assert_eq!(entry::read(&table, rank16([cell])), 0, "tile {tile} at {cell}: no excess");
             }
         }
     }
 
     #[test]
     fn the_region_search_agrees_with_a_plain_zero_one_bfs() {
-        for pattern in [&[1u8, 2, 5][..], &[4, 8, 12], &[10, 14, 15]] {
-            assert_eq!(build_table::<Four>(pattern).expect("builds"), zero_one_bfs::<Four>(pattern), "{pattern:?}");
+        // [12, 15] and [11, 12, 15] wall the blank's corner off; [4, 8, 12] leaves it open. Five
+        // tiles make 43,680 prefixes: several stretches, most of them skipped at some depths.
+        let five: &[u8] = &[6, 7, 10, 11, 12];
+        for pattern in [&[1u8, 2, 5][..], &[4, 8, 12], &[10, 14, 15], &[12, 15], &[11, 12, 15], five] {
+            let table = build_table::<Four, AtomicU32>(pattern).expect("builds");
+            assert_eq!(table.len(), entry::packed_len(placements(16, pattern.len())));
+            assert_eq!(decoded::<Four>(&table, pattern), zero_one_bfs::<Four>(pattern), "{pattern:?}");
         }
-        for pattern in [&[1u8, 2, 6][..], &[19, 23, 24], &[13]] {
-            assert_eq!(build_table::<Five>(pattern).expect("builds"), zero_one_bfs::<Five>(pattern), "{pattern:?}");
+        for pattern in [&[1u8, 2, 6][..], &[19, 23, 24], &[13], &[20, 24]] {
+            let table = build_table::<Five, AtomicU64>(pattern).expect("builds");
+            assert_eq!(table.len(), 25usize.pow(pattern.len() as u32));
+            assert_eq!(decoded::<Five>(&table, pattern), zero_one_bfs::<Five>(pattern), "{pattern:?}");
         }
     }
 }

@@ -12,11 +12,12 @@
 //!
 //! | partition | file | cold build | build peak | warm load | process RSS, loaded |
 //! |---|---|---|---|---|---|
-//! | 7-8 (the default) | 577 MB | 4 to 7 min (about 340 s CPU) | 3.6 GB | 0.5 s | 566 MB |
-//! | 6-6-3 | 11.5 MB | 4 to 10 s | 50 MB | 0.02 s | 15 MB |
-//! | 5×5 6-6-6-6 | 488 MB | about 205 s of CPU (372 s wall on two cores shared with a load of 11) | 2.05 GB | 0.8 to 2.2 s (loaded machine) | 480 MB; `npuzzle-server` with 6-6-3 as well, 494 MB |
+//! | 7-8 (the default) | 288 MB | 333 to 351 s of CPU (7.8 to 8.2 min wall on two cores shared with a load of 5; the previous build took 493 s and 12.1 min there) | 1.27 GB | 0.45 s | 286 MB |
+//! | 6-6-3 | 5.8 MB | 6.3 s of CPU (9 s wall, loaded machine) | 33 MB | 0.02 to 0.14 s | 9.5 MB |
+//! | 5×5 6-6-6-6 | 488 MB | 198 s of CPU (232 s wall on two cores shared with a load of 5) | 1.48 GB | 0.8 to 2.2 s (loaded machine) | 480 MB; `npuzzle-server` with 6-6-3 as well, 494 MB |
 //!
-//! The 5×5 file holds two 25⁶-byte tables (the corner pattern and one 3×2 block, which serves
+//! The 7-8 file holds the 8-tile and the 7-tile tables at four bits an entry (see `entry`). The
+//! 5×5 file holds two 25⁶-byte tables (the corner pattern and one 3×2 block, which serves
 //! the other two blocks and every reflection), indexed directly; the entries whose cells repeat
 //! are zero and never read (about half the bytes: the price of an index without a rank).
 //!
@@ -40,7 +41,7 @@ use tokio::sync::watch;
 use super::background::yield_to_searches;
 use super::build as pdb_build;
 use super::error::PdbError;
-use super::file::{self as pdb_file, FORMAT_VERSION};
+use super::file::{self as pdb_file, format_version};
 use super::lock::BuildLock;
 use super::lookup::PatternDatabases;
 use super::partition::Partition;
@@ -71,7 +72,8 @@ pub fn file_name(partition: &Partition) -> String {
         .flat_map(|pattern| pattern.iter().copied().chain([0]))
         .fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3));
     let side = partition.dimension();
-    format!("pdb-{side}x{side}-{}-{:08x}-v{FORMAT_VERSION}.bin", partition.sizes(), digest as u32)
+    let version = format_version(side);
+    format!("pdb-{side}x{side}-{}-{:08x}-v{version}.bin", partition.sizes(), digest as u32)
 }
 
 impl PatternDatabases {
@@ -173,7 +175,7 @@ fn stand_in(partition: &Partition) -> Option<Partition> {
 #[derive(Debug, Clone, Default)]
 pub struct DatabaseSlot(Arc<watch::Sender<Loaded>>);
 
-/// Tables up to this size build in seconds (6-6-3: 11.5 MB), so an early request waits for them
+/// Tables up to this size build in seconds (6-6-3: 5.8 MB), so an early request waits for them
 /// ([`DatabaseSlot::first`]); for larger ones with no stand-in it searches without them at once.
 const QUICK_BUILD_BYTES: usize = 64 << 20;
 
@@ -205,7 +207,7 @@ impl DatabaseSlot {
 
     /// [`DatabaseSlot::spawn_load_or_build`] for several partitions (one slot each, in order),
     /// one after the other on one thread, so that two cold builds never add their memory peaks
-    /// (3.6 GB for 7-8, 2 GB for 5×5). The thread's outcome is the first failure, if any; a
+    /// (1.3 GB for 7-8, 1.5 GB for 5×5). The thread's outcome is the first failure, if any; a
     /// failed partition does not stop the ones after it.
     pub fn spawn_load_or_build_each(
         dir: PathBuf,

@@ -5,8 +5,6 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-use super::file::FORMAT_VERSION;
-
 /// Why pattern databases could not be built, read or written.
 #[derive(Debug, Error)]
 #[non_exhaustive]
@@ -32,12 +30,14 @@ pub enum PdbError {
         path: PathBuf,
     },
     /// The file was written by another version of the format.
-    #[error("{}: format version {found}, expected {FORMAT_VERSION}", path.display())]
+    #[error("{}: format version {found}, expected {expected}", path.display())]
     OldVersion {
         /// The file.
         path: PathBuf,
         /// The format version the file states.
         found: u32,
+        /// The version of this program's files for that board size.
+        expected: u32,
     },
     /// The file holds another board size or partition.
     #[error("{}: built for another board or partition", path.display())]

@@ -1,19 +1,20 @@
-//! The pattern-database file: a versioned, checksummed image of one partition's tables, and the
-//! typed errors of everything about pattern databases.
+//! The pattern-database file: a versioned, checksummed image of one partition's tables.
 //!
 //! Layout, all integers little-endian:
 //!
 //! | bytes | content |
 //! |---|---|
 //! | 8 | magic `NPZLPDB\0` |
-//! | 4 | format version ([`FORMAT_VERSION`]) |
+//! | 4 | format version ([`format_version`]: 2 on 4×4, 1 on 5×5) |
 //! | 4 | board dimension (4 or 5) |
 //! | 1 + Σ(1 + k) | the partition: pattern count, then each pattern's size and tiles |
-//! | Σ table length | the stored tables (see `Partition::stored`), one byte an entry, in the partition's order: 16!/(16-k)! entries on 4×4, 25^k on 5×5 |
+//! | Σ table length | the stored tables (see `Partition::stored`), in the partition's order: on 4×4, 16!/(16-k)! entries of four bits, two a byte, low nibble first (see [`entry`](super::entry)); on 5×5, 25^k entries of a byte |
 //! | 8 | checksum of everything before it ([`Checksum`]) |
 //!
 //! A file is trusted only if every field matches what the caller expects and the checksum
-//! agrees; [`read`] says which check failed.
+//! agrees; [`read`] says which check failed. Version 1 of the 4×4 files held a byte per entry,
+//! the distance itself; such a file is refused as old and rebuilt. The 5×5 layout has not
+//! changed since version 1, so its files stay valid.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -23,8 +24,12 @@ use super::error::PdbError;
 use super::lookup::PatternDatabases;
 use super::partition::{Partition, table_len};
 
-/// Bumped whenever the layout or the meaning of the tables changes, so old files are rebuilt.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version of the files of `dimension`² boards, bumped whenever the layout or the
+/// meaning of their tables changes, so old files are rebuilt: 2 on 4×4 (four-bit entries), 1 on
+/// 5×5.
+pub fn format_version(dimension: usize) -> u32 {
+    if dimension == 4 { 2 } else { 1 }
+}
 
 const MAGIC: [u8; 8] = *b"NPZLPDB\0";
 
@@ -72,7 +77,7 @@ impl Checksum {
 /// The header for `partition`: magic, version, dimension and the patterns.
 fn header(partition: &Partition) -> Vec<u8> {
     let mut header = MAGIC.to_vec();
-    header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    header.extend_from_slice(&format_version(partition.dimension()).to_le_bytes());
     header.extend_from_slice(&(partition.dimension() as u32).to_le_bytes());
     header.push(partition.patterns().len() as u8);
     for pattern in partition.patterns() {
@@ -118,9 +123,14 @@ pub fn read(path: &Path, partition: &Partition) -> Result<PatternDatabases, PdbE
     if !header.starts_with(&MAGIC) {
         return Err(PdbError::BadMagic { path: path.to_owned() });
     }
+    // The versions differ by board size, so another board's file is told apart before its version.
+    if header.get(12..16) != expected_header.get(12..16) {
+        return Err(PdbError::PartitionMismatch { path: path.to_owned() });
+    }
     let found = header.get(8..12).and_then(|bytes| bytes.try_into().ok()).map_or(0, u32::from_le_bytes);
-    if found != FORMAT_VERSION {
-        return Err(PdbError::OldVersion { path: path.to_owned(), found });
+    let expected_version = format_version(partition.dimension());
+    if found != expected_version {
+        return Err(PdbError::OldVersion { path: path.to_owned(), found, expected: expected_version });
     }
     if header != expected_header {
         return Err(PdbError::PartitionMismatch { path: path.to_owned() });

@@ -2,7 +2,8 @@
 //! databases serve.
 //!
 //! - 4×4 tables are indexed by the dense rank of the placement ([`rank16`]): a k-tile table
-//!   has 16!/(16-k)! entries, which keeps the 8-tile table at 519 MB.
+//!   has 16!/(16-k)! entries, which keeps the 8-tile table at 519 M entries (259 MB, two
+//!   entries a byte: see [`entry`](super::entry)).
 //! - 5×5 tables are indexed directly, cell by cell in base 25 ([`direct25`]): a 6-tile table
 //!   has 25⁶ entries (244 MB, about twice the dense 25!/19!), but an index is six
 //!   multiply-adds, the cheapest a 5×5 search can pay per node. Entries whose cells repeat are

@@ -21,9 +21,17 @@
 //! [`symmetry`](super::symmetry)). A 4×4 table is indexed by the dense rank of the cells, a 5×5
 //! table directly (see [`index`](super::index)). The files and the build are described in
 //! `file` and `build`.
+//!
+//! A 4×4 entry is half the pattern's moves beyond its tiles' Manhattan distance (see
+//! [`entry`](super::entry)). The patterns of a partition hold every tile, and a symmetry keeps
+//! each tile's distance to its goal, so both sums leave out the same amount, the board's
+//! Manhattan distance: a memo keeps it (one tile's change per move) and the bound is that
+//! distance plus twice the larger sum of entries. A 5×5 entry is the distance itself, and the
+//! bound is the larger sum.
 
 use std::fmt;
 
+use super::entry;
 use super::error::PdbError;
 use super::index::{direct25, rank16};
 use super::partition::{MAX_CELLS, MAX_PATTERN_TILES, MAX_PATTERNS, Partition, table_len};
@@ -121,17 +129,27 @@ pub struct PatternHeuristic<'a> {
     views: &'a [View],
     /// For each tile, its direct view and its mirrored view.
     views_of_tile: [[u8; 2]; MAX_CELLS],
-    /// Whether the tables are indexed directly (5×5) rather than by dense rank (4×4).
+    /// Whether the tables are indexed directly with byte entries (5×5) rather than by dense rank
+    /// with four-bit entries (4×4).
     direct: bool,
+    /// The part of the bound the entries leave out, per tile and cell: the tile's Manhattan
+    /// distance on 4×4, nothing on 5×5.
+    base: [[u8; MAX_CELLS]; MAX_CELLS],
+    /// How far a sum of entries is shifted left to count moves: 1 on 4×4 (an entry counts pairs
+    /// of moves), 0 on 5×5.
+    shift: u32,
 }
 
-/// What a node carries: every tile's cell, and each view's current table value.
+/// What a node carries: every tile's cell, each view's current table entry, and the part of the
+/// bound the entries leave out.
 #[derive(Debug, Clone, Copy)]
 pub struct PatternMemo {
     cells: [u8; MAX_CELLS],
     values: [u8; 2 * MAX_PATTERNS],
-    /// The direct sum and the mirrored sum.
+    /// The direct sum and the mirrored sum of entries.
     sums: [u32; 2],
+    /// The board's Manhattan distance on 4×4, 0 on 5×5.
+    base: u32,
 }
 
 impl<'a> PatternHeuristic<'a> {
@@ -143,23 +161,41 @@ impl<'a> PatternHeuristic<'a> {
                 views_of_tile[usize::from(tile)][usize::from(index >= count)] = index as u8;
             }
         }
+        let dimension = databases.dimension();
+        let direct = dimension != 4;
+        let mut base = [[0u8; MAX_CELLS]; MAX_CELLS];
+        if !direct {
+            for (tile, distances) in base.iter_mut().enumerate().take(dimension * dimension).skip(1) {
+                for (cell, distance) in distances.iter_mut().enumerate().take(dimension * dimension) {
+                    *distance = entry::manhattan(dimension, tile - 1, cell);
+                }
+            }
+        }
         PatternHeuristic {
             tables: &databases.tables,
             views: &databases.views,
             views_of_tile,
-            direct: databases.dimension() != 4,
+            direct,
+            base,
+            shift: u32::from(!direct),
         }
     }
 
-    /// The table value of `view` for the tile cells `cells`.
+    /// The table entry of `view` for the tile cells `cells`.
     #[inline]
     fn lookup(&self, view: usize, cells: &[u8; MAX_CELLS]) -> u8 {
         let view = &self.views[view];
         let placement = view.sources[..view.len]
             .iter()
             .map(|&tile| usize::from(view.cell_map[usize::from(cells[usize::from(tile)])]));
-        let index = if self.direct { direct25(placement) } else { rank16(placement) };
-        self.tables[view.table][index]
+        let table = &self.tables[view.table];
+        if self.direct { table[direct25(placement)] } else { entry::read(table, rank16(placement)) }
+    }
+
+    /// The bound of `memo` on one side (0 direct, 1 mirrored).
+    #[inline]
+    fn side(&self, memo: &PatternMemo, side: usize) -> u32 {
+        memo.base + (memo.sums[side] << self.shift)
     }
 }
 
@@ -167,9 +203,10 @@ impl Estimator for PatternHeuristic<'_> {
     type Memo = PatternMemo;
 
     fn start(&self, tiles: &[u16]) -> PatternMemo {
-        let mut memo = PatternMemo { cells: [0; MAX_CELLS], values: [0; 2 * MAX_PATTERNS], sums: [0; 2] };
+        let mut memo = PatternMemo { cells: [0; MAX_CELLS], values: [0; 2 * MAX_PATTERNS], sums: [0; 2], base: 0 };
         for (cell, &tile) in tiles.iter().enumerate() {
             memo.cells[usize::from(tile)] = cell as u8;
+            memo.base += u32::from(self.base[usize::from(tile)][cell]);
         }
         let count = self.views.len() / 2;
         for view in 0..self.views.len() {
@@ -182,13 +219,12 @@ impl Estimator for PatternHeuristic<'_> {
 
     #[inline]
     fn value(&self, memo: &PatternMemo) -> u32 {
-        memo.sums[0].max(memo.sums[1])
+        memo.base + (memo.sums[0].max(memo.sums[1]) << self.shift)
     }
 
     #[inline]
-    fn slide(&self, memo: &PatternMemo, _: &[u16], tile: u16, _: usize, to: usize) -> PatternMemo {
-        let mut next = *memo;
-        next.cells[usize::from(tile)] = to as u8;
+    fn slide(&self, memo: &PatternMemo, _: &[u16], tile: u16, from: usize, to: usize) -> PatternMemo {
+        let mut next = self.moved(memo, tile, from, to);
         self.update(&mut next, tile, 0);
         self.update(&mut next, tile, 1);
         next
@@ -202,16 +238,16 @@ impl Estimator for PatternHeuristic<'_> {
         memo: &PatternMemo,
         _: &[u16],
         tile: u16,
-        _: usize,
+        from: usize,
         to: usize,
         limit: u32,
     ) -> Result<PatternMemo, u32> {
-        let mut next = *memo;
-        next.cells[usize::from(tile)] = to as u8;
+        let mut next = self.moved(memo, tile, from, to);
         for side in 0..2 {
             self.update(&mut next, tile, side);
-            if next.sums[side] > limit {
-                return Err(next.sums[side]);
+            let bound = self.side(&next, side);
+            if bound > limit {
+                return Err(bound);
             }
         }
         Ok(next)
@@ -219,6 +255,16 @@ impl Estimator for PatternHeuristic<'_> {
 }
 
 impl PatternHeuristic<'_> {
+    /// `memo` with `tile` moved from cell `from` to cell `to`, its entries not yet updated.
+    #[inline]
+    fn moved(&self, memo: &PatternMemo, tile: u16, from: usize, to: usize) -> PatternMemo {
+        let mut next = *memo;
+        let tile = usize::from(tile);
+        next.cells[tile] = to as u8;
+        next.base = memo.base + u32::from(self.base[tile][to]) - u32::from(self.base[tile][from]);
+        next
+    }
+
     /// Refreshes the value of `tile`'s view on `side` (0 direct, 1 mirrored) after it moved.
     #[inline]
     fn update(&self, memo: &mut PatternMemo, tile: u16, side: usize) {

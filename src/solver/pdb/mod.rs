@@ -5,11 +5,13 @@
 //! - [`partition`]: which tiles form each pattern (4×4 or 5×5), and which have a table of their own.
 //! - [`index`]: where a placement is found in a table: dense ranks (4×4), direct indices (5×5).
 //! - [`symmetry`]: the grid's symmetries, which let one table serve several patterns.
+//! - [`entry`]: how a 4×4 entry is stored in four bits, as its excess over Manhattan.
 //! - [`lookup`]: the loaded tables and the [`Estimator`](super::heuristic::Estimator) that reads them.
 //! - `build`: the tables by breadth-first search over a pattern's abstract space.
 //! - [`file`]: the versioned, checksummed file image of one partition's tables.
 //! - [`cache`]: the cache directory, load-or-build, and [`DatabaseSlot`] for background loading
 //!   (a quick stand-in first, upgraded when the strong tables are ready).
+//! - `huge_pages`: huge pages for the build's large arrays.
 //! - `lock`: one builder per table file, the others wait and load it.
 //! - `background`: idle scheduling priority for builds that must not slow searches.
 //! - [`error`]: [`PdbError`], the typed errors of all of the above.
@@ -17,8 +19,10 @@
 mod background;
 mod build;
 pub mod cache;
+pub mod entry;
 pub mod error;
 pub mod file;
+mod huge_pages;
 pub mod index;
 mod lock;
 pub mod lookup;

@@ -5,6 +5,7 @@
 //! that pattern's table (see [`symmetry`](super::symmetry)), so Korf & Felner's 6-6-6-6 for 5×5
 //! holds two tables, not four, and the reflected bound needs none of its own.
 
+use super::entry::packed_len;
 use super::error::PdbError;
 use super::symmetry;
 
@@ -14,7 +15,7 @@ pub const DIMENSIONS: [usize; 2] = [4, 5];
 /// Cells of the largest board served (5×5), blank included.
 pub const MAX_CELLS: usize = 25;
 
-/// The most tiles a pattern may have in any table (the 8-tile 4×4 table is 519 MB).
+/// The most tiles a pattern may have in any table (the 8-tile 4×4 table is 259 MB).
 pub const MAX_PATTERN_TILES: usize = 8;
 
 /// The most patterns a partition may have.
@@ -26,11 +27,12 @@ pub fn max_pattern_tiles(dimension: usize) -> usize {
     if dimension == 4 { MAX_PATTERN_TILES } else { 6 }
 }
 
-/// Entries of the table of a `k`-tile pattern on a `dimension`² board: the dense
-/// 16!/(16-k)! for 4×4, the direct 25^k for 5×5 (see [`index`](super::index)).
+/// Bytes of the table of a `k`-tile pattern on a `dimension`² board: the dense 16!/(16-k)!
+/// entries of four bits for 4×4 (see [`entry`](super::entry)), the direct 25^k of a byte for
+/// 5×5 (see [`index`](super::index)).
 pub fn table_len(dimension: usize, k: usize) -> usize {
     match dimension {
-        4 => placements(16, k),
+        4 => packed_len(placements(16, k)),
         _ => (0..k).map(|_| dimension * dimension).product(),
     }
 }
@@ -102,15 +104,15 @@ impl Partition {
     }
 
     /// The default 4×4 partition, Korf & Felner's 7-8 turned to our goal: the top two rows (8
-    /// tiles) and the bottom two less the blank (7 tiles). 577 MB of tables; the build takes
-    /// minutes and 3.6 GB (see `build`).
+    /// tiles) and the bottom two less the blank (7 tiles). 288 MB of tables; the build takes
+    /// about a minute and a half and 1.3 GB (see `build`).
     pub fn seven_eight() -> Partition {
         Partition::known(4, vec![(1..=8).collect(), (9..=15).collect()])
     }
 
     /// A small 4×4 partition that builds in seconds: {1, 5, 6, 9, 10, 13}, {7, 8, 11, 12, 14,
     /// 15} and {2, 3, 4}, the best of the 6-6-3 splits measured on the Korf instances (with
-    /// reflection, about 3× fewer nodes than splitting by columns). 11.5 MB of tables.
+    /// reflection, about 3× fewer nodes than splitting by columns). 5.8 MB of tables.
     pub fn six_six_three() -> Partition {
         Partition::known(4, vec![vec![1, 5, 6, 9, 10, 13], vec![7, 8, 11, 12, 14, 15], vec![2, 3, 4]])
     }
@@ -191,7 +193,8 @@ mod tests {
         assert!(Partition::for_dimension(5, vec![(1..8).collect(), (8..25).collect()]).is_err(), "too big");
         assert!(Partition::for_dimension(6, vec![(1..36).collect()]).is_err());
         assert_eq!(Partition::six_six_three().sizes(), "6-6-3");
-        assert_eq!(Partition::six_six_three().table_bytes(), 2 * 5_765_760 + 3_360);
+        assert_eq!(Partition::six_six_three().table_bytes(), (2 * 5_765_760 + 3_360) / 2);
+        assert_eq!(Partition::seven_eight().table_bytes(), (518_918_400 + 57_657_600) / 2);
     }
 
     #[test]

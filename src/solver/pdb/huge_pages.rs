@@ -1,0 +1,42 @@
+//! Memory for the build's large arrays, backed by huge pages where the system allows it.
+//!
+//! The build reads its per-placement words and writes its table at random across a gigabyte;
+//! with 4 KB pages nearly every such access also misses the TLB and walks the page tables.
+//! [`filled`] asks the kernel, before the memory is first touched, to back it with 2 MB pages
+//! (`madvise(MADV_HUGEPAGE)`, honoured when transparent huge pages are `always` or `madvise`).
+//! The advice is only a hint: where it is refused, or on other systems, the memory is ordinary.
+
+/// `len` values made by `make`, in memory advised to use huge pages.
+pub(super) fn filled<T>(len: usize, make: impl Fn() -> T) -> Vec<T> {
+    let mut values: Vec<T> = Vec::with_capacity(len);
+    advise(values.as_mut_ptr().cast::<u8>(), len * size_of::<T>());
+    values.extend((0..len).map(|_| make()));
+    values
+}
+
+#[cfg(target_os = "linux")]
+fn advise(start: *mut u8, bytes: usize) {
+    const HUGE_PAGE: usize = 2 << 20;
+    let first = (start as usize).next_multiple_of(HUGE_PAGE);
+    let end = (start as usize + bytes) / HUGE_PAGE * HUGE_PAGE;
+    if end > first {
+        // SAFETY: the range lies inside the allocation that starts at `start`, and the advice
+        // changes neither its contents nor its mapping's validity.
+        unsafe { libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE) };
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise(_: *mut u8, _: usize) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_values_are_all_there() {
+        let values = filled(3 << 20, || 7u16);
+        assert_eq!(values.len(), 3 << 20);
+        assert!(values.iter().all(|&value| value == 7));
+    }
+}
