@@ -6,7 +6,9 @@
 //! from one parent); duplicates among them are dropped. A board is packed in a `u128`, five
 //! bits a cell. Each layer keeps its parents and moves, which rebuild the path once the goal
 //! appears. The search ends empty-handed at `max_depth` layers or when its layer empties. A
-//! large layer's expansion is split over two threads.
+//! large layer's expansion is split over two threads when the search's [`Helpers`] lend a
+//! core. Each layer's boards count as expanded nodes on the [`Meter`], which then checks the
+//! node budget, the stop flag and the clocks, so a cancelled search stops within a layer.
 //!
 //! Measured on Korf & Felner's 50 24-puzzles with the 5×5 pattern databases (each beam bounded
 //! by the length weighted IDA* at 1.5 found, its path then shortened by optimal suffixes), on
@@ -17,6 +19,7 @@
 
 use crate::board::{Board, Direction, tile_to_slide};
 use crate::solver::heuristic::Estimator;
+use crate::solver::{Helpers, Meter, SearchError};
 
 /// The largest side whose boards pack into a `u128` at five bits a cell.
 pub const MAX_DIMENSION: usize = 5;
@@ -36,22 +39,31 @@ struct Node<M> {
 
 /// A path from `board` to the goal found by a beam of `width` boards per layer, scored by
 /// `estimator`, of at most `max_depth` moves; `None` if the beam found none, or if the board is
-/// larger than [`MAX_DIMENSION`].
-pub fn search<E>(board: &Board, estimator: &E, width: usize, max_depth: usize) -> Option<Vec<Direction>>
+/// larger than [`MAX_DIMENSION`]. `meter` counts the boards expanded, and its limits end the
+/// search with their error.
+pub fn search<E>(
+    board: &Board,
+    estimator: &E,
+    width: usize,
+    max_depth: usize,
+    meter: &mut Meter<'_>,
+) -> Result<Option<Vec<Direction>>, SearchError>
 where
     E: Estimator + Sync,
     E::Memo: Send + Sync,
 {
     let n = board.dimension();
     if n > MAX_DIMENSION || width == 0 {
-        return None;
+        return Ok(None);
     }
     let goal = pack(&goal_tiles(n));
     let root = pack(board.tiles());
     if root == goal {
-        return Some(Vec::new());
+        return Ok(Some(Vec::new()));
     }
     let memo = estimator.start(board.tiles());
+    let bound = estimator.value(&memo);
+    let helpers: Helpers = meter.helpers().clone();
     let mut layer = vec![Node {
         key: 0,
         packed: root,
@@ -64,7 +76,8 @@ where
     // The parent and move of every board of each layer after the root's.
     let mut links: Vec<Vec<(u32, Direction)>> = Vec::new();
     for depth in 0..max_depth {
-        let expanded = if layer.len() < PARALLEL_LAYER {
+        let lease = if layer.len() >= PARALLEL_LAYER && helpers.threads() > 0 { helpers.lend() } else { None };
+        let expanded = if lease.is_none() {
             expand(estimator, n, goal, &layer, 0, depth == 0, width)
         } else {
             let (first, second) = layer.split_at(layer.len() / 2);
@@ -87,20 +100,23 @@ where
                     parent = grandparent;
                 }
                 path.reverse();
-                return Some(path);
+                return Ok(Some(path));
             }
         };
+        drop(lease);
+        meter.absorb(layer.len() as u64, children.len() as u64)?;
+        meter.checkpoint(bound, layer.len() as u64)?;
         keep_best(&mut children, width);
         // Equal boards have equal keys: sorted, their copies lie side by side.
         children.sort_unstable_by_key(|child| (child.key, child.packed));
         children.dedup_by_key(|child| child.packed);
         if children.is_empty() {
-            return None;
+            return Ok(None);
         }
         links.push(children.iter().map(|child| (child.parent, child.direction)).collect());
         layer = children;
     }
-    None
+    Ok(None)
 }
 
 /// The layer size from which its expansion is split over two threads.
@@ -178,6 +194,16 @@ fn mix(packed: u128) -> u64 {
 mod tests {
     use super::*;
     use crate::solver::heuristic::linear_conflict::LinearConflict;
+    use crate::solver::{Algorithm, Heuristic, NoProgress, Options, Plan, Stop};
+
+    /// Runs the beam with linear conflict, two dedicated helpers and `stop`.
+    fn beam(board: &Board, width: usize, max_depth: usize, stop: &Stop) -> Result<Option<Vec<Direction>>, SearchError> {
+        let options = Options { helpers: Helpers::dedicated(1), ..Options::default() };
+        let plan = Plan { algorithm: Algorithm::Auto, heuristic: Heuristic::Auto };
+        let mut progress = NoProgress;
+        let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, stop);
+        search(board, &LinearConflict::new(board.dimension()), width, max_depth, &mut meter)
+    }
 
     /// The board in a puzzle file of the repository.
     fn sample(name: &str) -> Board {
@@ -195,7 +221,7 @@ mod tests {
         for name in ["5x5-20.txt", "5x5-38.txt", "5x5-48.txt"] {
             let board = sample(name);
             let estimator = LinearConflict::new(5);
-            let path = search(&board, &estimator, 1 << 10, 1000).expect("a path");
+            let path = beam(&board, 1 << 12, 1000, &Stop::new()).expect("no limit is hit").expect("a path");
             assert!(replays(&board, &path), "{name}: the path does not reach the goal");
             assert!(path.len() as u32 >= estimator.start(board.tiles()), "{name}: shorter than the bound");
         }
@@ -204,12 +230,20 @@ mod tests {
     #[test]
     fn beam_finds_nothing_beyond_its_depth() {
         let board = sample("5x5-48.txt");
-        assert_eq!(search(&board, &LinearConflict::new(5), 1 << 10, 10), None);
+        assert_eq!(beam(&board, 1 << 10, 10, &Stop::new()), Ok(None));
+    }
+
+    #[test]
+    fn a_stopped_beam_ends_with_the_stop() {
+        let board = sample("5x5-48.txt");
+        let stop = Stop::new();
+        stop.stop();
+        assert!(matches!(beam(&board, 1 << 12, 1000, &stop), Err(SearchError::Cancelled { .. })));
     }
 
     #[test]
     fn beam_on_the_goal_is_the_empty_path() {
         let goal = Board::goal(5).expect("goal");
-        assert_eq!(search(&goal, &LinearConflict::new(5), 4, 10), Some(Vec::new()));
+        assert_eq!(beam(&goal, 4, 10, &Stop::new()), Ok(Some(Vec::new())));
     }
 }

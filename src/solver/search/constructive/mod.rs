@@ -163,10 +163,13 @@ fn refine(
     if refinement == Refinement::None {
         return Ok(best);
     }
-    if let Some(databases) = databases
-        && let Some(path) = beam::search(board, &databases.heuristic(), BEAM_WIDTH, best.path.len().saturating_sub(1))
-    {
-        best.path = path;
+    if let Some(databases) = databases {
+        match beam::search(board, &databases.heuristic(), BEAM_WIDTH, best.path.len().saturating_sub(1), meter) {
+            Ok(Some(path)) => best.path = path,
+            // Out of nodes, the answer in hand stands.
+            Ok(None) | Err(SearchError::NodeBudgetExhausted { .. }) => {}
+            Err(error) => return Err(error),
+        }
     }
     best.path = suffixes(board, best.path, meter, |from, meter| search(from, Weight::ONE, meter))?;
     Ok(best)
