@@ -4,9 +4,9 @@
 //! search (5×5 when the 5×5 pattern databases are loaded, else 4×4), its top row and then its
 //! left column are placed tile by tile (`place`, with the blank routed round each tile by
 //! `grid`) and locked, and the region shrinks by one. The last region is then solved by IDA*:
-//! a 5×5 weighted on its pattern databases (at [`FINISH_WEIGHTS_5X5`]'s first weight; a whole
-//! 5×5 board then also at the next weights, and its path's suffixes searched again optimally,
-//! see `refine`); a 4×4 optimally with its pattern databases when
+//! a 5×5 weighted on its pattern databases (at [`FINISH_WEIGHT_5X5`]; a whole 5×5 board then
+//! also by a beam search, `beam`, and its path's suffixes searched again optimally, see
+//! `refine`); a 4×4 optimally with its pattern databases when
 //! they are loaded, else weighted ([`FINISH_WEIGHT`]) with linear conflict. `shorten` then
 //! removes moves that are undone at once. The lower bound is the root's linear conflict (or
 //! the search's bound when the whole board was searched).
@@ -17,6 +17,7 @@
 //! makes their own placing cheaper later: a random 128×128 board takes about 2.9 times its
 //! Manhattan distance (3.8 times with routes that only avoid the tile being moved).
 
+mod beam;
 mod grid;
 mod place;
 mod shorten;
@@ -38,24 +39,26 @@ pub const FINISH: usize = 4;
 /// 4×4 then takes thousands of nodes, not millions.
 pub const FINISH_WEIGHT: f64 = 1.5;
 
-/// The weights of the searches that finish a 5×5 region on the 5×5 pattern databases: the
-/// first finds an answer in milliseconds (and alone finishes a larger board, whose length
-/// hardly depends on it); on a whole 5×5 board each next one, with at most [`REFINE_NODES`]
-/// expansions, may shorten it. Measured on Korf & Felner's 50 24-puzzles: 1.5 alone gives
-/// 1.17× the optimal lengths, every board in under 0.2 s; 1.5, 1.3 and 1.2 give 1.13×, every
-/// board in under 0.5 s; 1.25 alone gives 1.05× (on the first ten) but takes up to 10 s.
-pub const FINISH_WEIGHTS_5X5: [f64; 2] = [1.5, 1.3];
+/// The weight of the search that finishes a 5×5 region on the 5×5 pattern databases: it finds
+/// an answer in milliseconds (and alone finishes a larger board, whose length hardly depends on
+/// it). Measured on Korf & Felner's 50 24-puzzles: 1.17× the optimal lengths, every board in
+/// under 0.2 s; 1.25 gives 1.05× (on the first ten) but takes up to 10 s.
+pub const FINISH_WEIGHT_5X5: f64 = 1.5;
 
-/// The expansions each refining search of a 5×5 finish may take: about half a second.
-pub const REFINE_NODES: u64 = 2_000_000;
+/// The boards per layer of the beam search (`beam`) that shortens a whole 5×5 board's path.
+/// Measured on Korf & Felner's 50 (then with the suffixes): 8,192 gives 1.043× the optimal
+/// lengths, median 0.50 s, every board in under 0.86 s on a two-core machine under a load of
+/// about 4; 16,384 gives 1.035× but up to 1.6 s; 4,096 takes about 0.15 s of beam.
+pub const BEAM_WIDTH: usize = 1 << 13;
 
-/// On a whole 5×5 board, after the weighted searches, the path's last moves are searched again
+/// On a whole 5×5 board, after the beam search, the path's last moves are searched again
 /// optimally from ever earlier boards along it, this many moves further back each time.
 pub const SUFFIX_STEP: usize = 8;
 
 /// The expansions of each optimal search of a suffix; the first that runs out ends them.
-/// Measured on Korf & Felner's 50 (with the weights 1.5 and 1.3): 1.096× the optimal lengths
-/// in all, every board in under 1 s on a loaded two-core machine (1.127× without suffixes).
+/// Measured on Korf & Felner's 50 before the beam (with the weights 1.5 and 1.3): 1.096× the
+/// optimal lengths in all, every board in under 1 s on a loaded two-core machine (1.127×
+/// without suffixes).
 pub const SUFFIX_NODES: u64 = 500_000;
 
 /// A path to the goal for a solvable `board` of any size, finished with whichever of the 4×4
@@ -144,10 +147,9 @@ fn search(
     idastar::search(board, heuristic, databases, weight, meter)
 }
 
-/// A 5×5 answer by weighted IDA* on the 5×5 pattern databases: the first weight of
-/// [`FINISH_WEIGHTS_5X5`] without a node cap; then, for [`Refinement::Full`], each smaller one
-/// within [`REFINE_NODES`], keeping the shortest path and the best bound proven (a refinement
-/// that runs out of nodes only ends the refining), and the path's suffixes ([`suffixes`]).
+/// A 5×5 answer by weighted IDA* on the 5×5 pattern databases at [`FINISH_WEIGHT_5X5`]; for
+/// [`Refinement::Full`], then the beam search's path of [`BEAM_WIDTH`] boards a layer when it
+/// is shorter, and that path's suffixes ([`suffixes`]).
 fn refine(
     board: &Board,
     databases: Option<&PatternDatabases>,
@@ -157,21 +159,15 @@ fn refine(
     let search = |board: &Board, weight: Weight, meter: &mut Meter<'_>| {
         idastar::search(board, Heuristic::PatternDatabase, databases, weight, meter)
     };
-    let [first, rest @ ..] = FINISH_WEIGHTS_5X5;
-    let mut best = search(board, Weight::new(first), meter)?;
+    let mut best = search(board, Weight::new(FINISH_WEIGHT_5X5), meter)?;
     if refinement == Refinement::None {
         return Ok(best);
     }
-    for weight in rest {
-        match meter.with_node_allowance(REFINE_NODES, |meter| search(board, Weight::new(weight), meter)) {
-            Ok(found) => {
-                let lower_bound = best.lower_bound.max(found.lower_bound);
-                if found.path.len() < best.path.len() {
-                    best.path = found.path;
-                }
-                best.lower_bound = lower_bound;
-            }
-            Err(SearchError::NodeBudgetExhausted { .. }) => break,
+    if let Some(databases) = databases {
+        match beam::search(board, &databases.heuristic(), BEAM_WIDTH, best.path.len().saturating_sub(1), meter) {
+            Ok(Some(path)) => best.path = path,
+            // Out of nodes, the answer in hand stands.
+            Ok(None) | Err(SearchError::NodeBudgetExhausted { .. }) => {}
             Err(error) => return Err(error),
         }
     }
