@@ -13,6 +13,8 @@ pub mod astar;
 pub mod constructive;
 pub mod eight;
 pub mod idastar;
+#[cfg(test)]
+mod samples;
 
 use crate::board::Direction;
 

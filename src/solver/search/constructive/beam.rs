@@ -194,6 +194,7 @@ fn mix(packed: u128) -> u64 {
 mod tests {
     use super::*;
     use crate::solver::heuristic::linear_conflict::LinearConflict;
+    use crate::solver::search::samples::{reaches_goal, sample};
     use crate::solver::{Algorithm, Heuristic, NoProgress, Options, Plan, Stop};
 
     /// Runs the beam with linear conflict, two dedicated helpers and `stop`.
@@ -205,24 +206,13 @@ mod tests {
         search(board, &LinearConflict::new(board.dimension()), width, max_depth, &mut meter)
     }
 
-    /// The board in a puzzle file of the repository.
-    fn sample(name: &str) -> Board {
-        let text = std::fs::read_to_string(format!("{}/puzzles/{name}", env!("CARGO_MANIFEST_DIR"))).expect("sample");
-        crate::text::parse_board(&text).expect("a board")
-    }
-
-    fn replays(board: &Board, path: &[Direction]) -> bool {
-        let end = path.iter().try_fold(board.clone(), |board, &direction| board.slide(direction).map(|(next, _)| next));
-        end.is_some_and(|end| end.is_goal())
-    }
-
     #[test]
     fn beam_paths_replay_to_the_goal() {
         for name in ["5x5-20.txt", "5x5-38.txt", "5x5-48.txt"] {
             let board = sample(name);
             let estimator = LinearConflict::new(5);
             let path = beam(&board, 1 << 12, 1000, &Stop::new()).expect("no limit is hit").expect("a path");
-            assert!(replays(&board, &path), "{name}: the path does not reach the goal");
+            assert!(reaches_goal(&board, &path), "{name}: the path does not reach the goal");
             assert!(path.len() as u32 >= estimator.start(board.tiles()), "{name}: shorter than the bound");
         }
     }

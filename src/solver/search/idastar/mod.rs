@@ -123,6 +123,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::search::samples::{reaches_goal, sample};
     use crate::solver::{NoProgress, Options, Stop, solve};
 
     fn moves(n: usize, tiles: &[u16], heuristic: Heuristic) -> i32 {
@@ -179,18 +180,6 @@ mod tests {
         let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, stop);
         let estimator = LinearConflict::new(board.dimension());
         run_splitting_after(board, &estimator, weight, &mut meter, 0)
-    }
-
-    fn sample(name: &str) -> Board {
-        let path = format!("{}/puzzles/{name}", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).expect("the sample puzzle is readable");
-        crate::text::parse_board(&text).expect("the sample puzzle parses")
-    }
-
-    /// Replays `path` from `board` and says whether it reaches the goal.
-    fn reaches_goal(board: &Board, path: &[Direction]) -> bool {
-        let end = path.iter().try_fold(board.clone(), |board, &direction| board.slide(direction).map(|(next, _)| next));
-        end.is_some_and(|end| end.is_goal())
     }
 
     #[test]
