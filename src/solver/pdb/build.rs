@@ -48,7 +48,7 @@
 //! partitions.
 
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::thread;
 
 use super::entry;
@@ -86,8 +86,8 @@ pub fn build(partition: &Partition) -> Result<PatternDatabases, PdbError> {
 trait Word: Sync + Send {
     fn unseen() -> Self;
     fn get(&self) -> u64;
-    /// Adds `fields`, returning the word before.
-    fn add(&self, fields: u64) -> u64;
+    /// Adds `fields`.
+    fn add(&self, fields: u64);
 }
 
 macro_rules! word {
@@ -103,8 +103,8 @@ macro_rules! word {
             }
 
             #[inline]
-            fn add(&self, fields: u64) -> u64 {
-                u64::from(self.fetch_or(fields as $int, Ordering::Relaxed))
+            fn add(&self, fields: u64) {
+                self.fetch_or(fields as $int, Ordering::Relaxed);
             }
         }
     };
@@ -226,6 +226,52 @@ fn cells_of(low_bits: u64, free: u32) -> u32 {
     cells
 }
 
+/// Moving bits between a word's fields and a board's cells: [`fields_of`] and [`cells_of`] by
+/// default, or one instruction each where the CPU has BMI2's `pdep` and `pext`.
+trait Bits: Copy {
+    fn fields_of(self, region: u32, free: u32, code: u64) -> u64;
+    fn cells_of(self, low_bits: u64, free: u32) -> u32;
+}
+
+/// Bit moves for any CPU.
+#[derive(Clone, Copy)]
+struct Portable;
+
+impl Bits for Portable {
+    #[inline(always)]
+    fn fields_of(self, region: u32, free: u32, code: u64) -> u64 {
+        fields_of(region, free, code)
+    }
+
+    #[inline(always)]
+    fn cells_of(self, low_bits: u64, free: u32) -> u32 {
+        cells_of(low_bits, free)
+    }
+}
+
+/// Bit moves by BMI2, for code compiled with that feature on a CPU that has it.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Bmi2;
+
+#[cfg(target_arch = "x86_64")]
+impl Bits for Bmi2 {
+    #[inline(always)]
+    fn fields_of(self, region: u32, free: u32, code: u64) -> u64 {
+        use std::arch::x86_64::{_pdep_u64, _pext_u32};
+        // SAFETY: `Bmi2` is only used by `expand_with_bit_instructions`, which runs only on a
+        // CPU with BMI2.
+        unsafe { _pdep_u64(u64::from(_pext_u32(region, free)), LOW_BITS) * code }
+    }
+
+    #[inline(always)]
+    fn cells_of(self, low_bits: u64, free: u32) -> u32 {
+        use std::arch::x86_64::{_pdep_u32, _pext_u64};
+        // SAFETY: as for `fields_of`.
+        unsafe { _pdep_u32(_pext_u64(low_bits, LOW_BITS) as u32, free) }
+    }
+}
+
 /// The low bit of every field of `word` that holds `code` (1 or 2).
 #[inline]
 fn fields_equal(word: u64, code: u64) -> u64 {
@@ -285,6 +331,9 @@ impl Prefix {
 /// finished table the entries go into, and which stretches have cells queued.
 struct Search<'a, G, W> {
     goals: &'a [u8],
+    /// What one step of each tile's dense-rank digit is worth: the product of the radices after
+    /// it.
+    weights: [usize; 32],
     words: Vec<W>,
     table: Vec<AtomicU8>,
     /// For each stretch of [`STRETCH`] prefixes, whether it holds cells queued at an even depth
@@ -297,17 +346,23 @@ struct Search<'a, G, W> {
 /// of its tiles, laid out for lookups.
 fn build_table<G: Grid, W: Word>(pattern: &[u8]) -> Result<Vec<u8>, PdbError> {
     let goals: Vec<u8> = pattern.iter().map(|&tile| tile - 1).collect();
-    let size = placements(G::CELLS, goals.len());
-    let stretches = (size / (G::CELLS + 1 - goals.len())).div_ceil(STRETCH);
+    let k = goals.len();
+    let size = placements(G::CELLS, k);
+    let stretches = (size / (G::CELLS + 1 - k)).div_ceil(STRETCH);
     let flags = || (0..stretches).map(|_| AtomicBool::new(false)).collect();
+    let mut weights = [0; 32];
+    for tile in (0..k).rev() {
+        weights[tile] = if tile + 1 == k { 1 } else { weights[tile + 1] * (G::CELLS - tile - 1) };
+    }
     let search = Search::<G, W> {
         goals: &goals,
+        weights,
         words: huge_pages::filled(size, W::unseen),
-        table: huge_pages::filled(table_len(G::DIMENSION, goals.len()), || AtomicU8::new(0)),
+        table: huge_pages::filled(table_len(G::DIMENSION, k), || AtomicU8::new(0)),
         queued: [flags(), flags()],
         grid: PhantomData,
     };
-    // The goal's entry is zero, as the table starts; its blank's region is the first queued.
+    // The goal's region is the first queued; its entry, zero, is written when it is expanded.
     let free = goals.iter().fold(all_cells(G::CELLS), |free, &goal| free & !(1 << goal));
     let start = flood(G::DIMENSION, 1 << (G::CELLS - 1), free);
     let goal = G::rank(goals.iter().map(|&goal| usize::from(goal)));
@@ -316,9 +371,10 @@ fn build_table<G: Grid, W: Word>(pattern: &[u8]) -> Result<Vec<u8>, PdbError> {
     let workers = thread::available_parallelism().map_or(1, |n| n.get());
     for depth in 0..u8::MAX {
         let search = &search;
+        let next_stretch = &AtomicUsize::new(0);
         let reached = thread::scope(|scope| {
             let handles: Vec<_> =
-                (0..workers).map(|worker| scope.spawn(move || search.expand(depth, worker, workers))).collect();
+                (0..workers).map(|_| scope.spawn(move || search.expand_on_this_cpu(depth, next_stretch))).collect();
             handles.into_iter().map(|handle| handle.join().map_err(|_| PdbError::BuildFailed)).sum::<Result<usize, _>>()
         })?;
         if reached == 0 {
@@ -326,6 +382,67 @@ fn build_table<G: Grid, W: Word>(pattern: &[u8]) -> Result<Vec<u8>, PdbError> {
         }
     }
     Ok(search.table.into_iter().map(AtomicU8::into_inner).collect())
+}
+
+/// A placement reached by one slide, waiting for its word to arrive from memory: its dense rank,
+/// its free cells and the cell its blank stands on.
+#[derive(Clone, Copy, Default)]
+struct Child {
+    rank: usize,
+    free: u32,
+    blank: u32,
+}
+
+/// How many children a worker has asked memory for before it reads the first of them: enough to
+/// keep several of the words' cache misses in flight at once.
+const IN_FLIGHT: usize = 16;
+
+/// The children a worker has generated and prefetched but not yet visited, oldest first.
+struct Pending {
+    children: [Child; IN_FLIGHT],
+    len: usize,
+    oldest: usize,
+}
+
+impl Pending {
+    fn new() -> Pending {
+        Pending { children: [Child::default(); IN_FLIGHT], len: 0, oldest: 0 }
+    }
+
+    /// Adds `child`; when every slot is taken, hands back the oldest child in exchange.
+    #[inline]
+    fn push(&mut self, child: Child) -> Option<Child> {
+        if self.len < IN_FLIGHT {
+            self.children[(self.oldest + self.len) % IN_FLIGHT] = child;
+            self.len += 1;
+            return None;
+        }
+        let oldest = std::mem::replace(&mut self.children[self.oldest], child);
+        self.oldest = (self.oldest + 1) % IN_FLIGHT;
+        Some(oldest)
+    }
+
+    /// Takes the oldest child, if any.
+    fn pop(&mut self) -> Option<Child> {
+        (self.len > 0).then(|| {
+            let oldest = self.children[self.oldest];
+            self.oldest = (self.oldest + 1) % IN_FLIGHT;
+            self.len -= 1;
+            oldest
+        })
+    }
+}
+
+/// Asks the memory system for the cache line of `value`, without waiting for it.
+#[inline]
+fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults and changes no memory; the address is a live reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((value as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
 }
 
 impl<G: Grid, W: Word> Search<'_, G, W> {
@@ -345,16 +462,45 @@ impl<G: Grid, W: Word> Search<'_, G, W> {
         }
     }
 
-    /// Expands the placements of stretches `worker`, `worker + workers`, ... (of [`STRETCH`]
-    /// prefixes each) that have cells queued at `depth`, queueing their children's regions for
-    /// `depth + 1`; returns how many regions it queued. Workers share the words through atomic
-    /// `or`s: two that queue one region at once mark the same bits.
-    fn expand(&self, depth: u8, worker: usize, workers: usize) -> usize {
+    /// [`Search::expand`], compiled for the bit-manipulation instructions of this CPU when it
+    /// has them: the build counts and scans bits in every step, and without `popcnt` each count
+    /// is a dozen instructions.
+    fn expand_on_this_cpu(&self, depth: u8, next_stretch: &AtomicUsize) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+        {
+            // SAFETY: the CPU has every feature the function is compiled for.
+            return unsafe { self.expand_with_bit_instructions(depth, next_stretch) };
+        }
+        self.expand(depth, next_stretch, Portable)
+    }
+
+    /// [`Search::expand`] for CPUs with `popcnt`, BMI1 and BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2")]
+    fn expand_with_bit_instructions(&self, depth: u8, next_stretch: &AtomicUsize) -> usize {
+        self.expand(depth, next_stretch, Bmi2)
+    }
+
+    /// Expands the placements of the stretches (of [`STRETCH`] prefixes each) that have cells
+    /// queued at `depth`, taking the stretches one at a time from `next_stretch`, which the
+    /// workers share; queues their children's regions for `depth + 1` and returns how many it
+    /// queued. Workers share the words through atomic `or`s: two that queue one region at once
+    /// mark the same bits.
+    #[inline(always)]
+    fn expand<B: Bits>(&self, depth: u8, next_stretch: &AtomicUsize, bits: B) -> usize {
         let k = self.goals.len();
         let choices = self.choices();
         let prefixes = self.words.len() / choices;
+        let mut pending = Pending::new();
         let mut queued = 0;
-        for start in (worker * STRETCH..prefixes).step_by(workers * STRETCH) {
+        loop {
+            let start = next_stretch.fetch_add(1, Ordering::Relaxed) * STRETCH;
+            if start >= prefixes {
+                break;
+            }
             // Only this worker scans the stretch, and no one queues at `depth` any more.
             let flag = &self.queued[usize::from(depth % 2)][start / STRETCH];
             if !flag.swap(false, Ordering::Relaxed) {
@@ -365,74 +511,140 @@ impl<G: Grid, W: Word> Search<'_, G, W> {
                 let words = &self.words[index * choices..(index + 1) * choices];
                 let (current, _) = codes(depth);
                 if words.iter().any(|word| fields_equal(word.get(), current) != 0) {
-                    queued += self.expand_prefix(&prefix, index * choices, depth);
+                    queued += self.expand_prefix(&prefix, index * choices, depth, &mut pending, bits);
                 }
                 prefix.advance();
             }
+        }
+        while let Some(child) = pending.pop() {
+            queued += self.visit(child, depth, bits);
         }
         queued
     }
 
     /// Expands the placements of `prefix` (the first of dense rank `first`), the last tile on
-    /// each free cell in turn; returns how many regions it queued.
-    fn expand_prefix(&self, prefix: &Prefix, first: usize, depth: u8) -> usize {
+    /// each free cell in turn, writing the entry of those expanded for the first time; returns
+    /// how many regions it queued.
+    #[inline(always)]
+    fn expand_prefix<B: Bits>(
+        &self,
+        prefix: &Prefix,
+        first: usize,
+        depth: u8,
+        pending: &mut Pending,
+        bits: B,
+    ) -> usize {
         let k = self.goals.len();
         let (current, _) = codes(depth);
         let mut cells = prefix.cells;
+        // The digit weight of the tile on each cell (0: none).
+        let mut weights = [0usize; 32];
+        for (tile, &cell) in cells[..k - 1].iter().enumerate() {
+            weights[usize::from(cell)] = self.weights[tile];
+        }
         let mut last_cells = !prefix.used & prefix.all;
         let mut queued = 0;
-        for word in &self.words[first..first + last_cells.count_ones() as usize] {
+        for (rank, word) in (first..).zip(&self.words[first..first + last_cells.count_ones() as usize]) {
             let last = last_cells.trailing_zeros();
             last_cells &= last_cells - 1;
-            let queued_here = fields_equal(word.get(), current);
+            let before = word.get();
+            let queued_here = fields_equal(before, current);
             if queued_here == 0 {
                 continue;
             }
             word.add(queued_here * EXPANDED);
             cells[k - 1] = last as u8;
+            // Every region is expanded at the depth it was reached, so a placement none of whose
+            // regions was expanded before is first reached at this depth.
+            if before & before >> 1 & LOW_BITS == 0 {
+                G::record(&self.table, rank, &cells[..k], self.goals, depth);
+            }
+            weights[last as usize] = 1;
             let free = !(prefix.used | 1 << last) & prefix.all;
-            queued += self.slide_into(&cells, free, cells_of(queued_here, free), depth);
+            let region = bits.cells_of(queued_here, free);
+            queued += self.slide_into(&weights, rank, free, region, depth, pending, bits);
+            weights[last as usize] = 0;
         }
         queued
     }
 
-    /// Queues every placement made by sliding a pattern tile of `cells` next to `region` into it
-    /// (the blank then stands where the tile was), with the blank's whole region, unless that
-    /// region was reached before; records the entry of every placement reached for the first
-    /// time. Returns how many regions it queued.
-    #[inline]
-    fn slide_into(&self, cells: &[u8; 32], free: u32, region: u32, depth: u8) -> usize {
-        let k = self.goals.len();
-        let (_, next) = codes(depth);
+    /// Generates every placement made by sliding a pattern tile next to `region` into it (the
+    /// blank then stands where the tile was), from the placement of dense rank `rank` whose
+    /// tiles' digit weights stand on their cells in `weights` and whose free cells are `free`.
+    /// Each is prefetched and queued in `pending`; the children that leave it are visited.
+    /// Returns how many regions the visits queued.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn slide_into<B: Bits>(
+        &self,
+        weights: &[usize; 32],
+        rank: usize,
+        free: u32,
+        region: u32,
+        depth: u8,
+        pending: &mut Pending,
+        bits: B,
+    ) -> usize {
         let mut queued = 0;
-        for (tile, &cell) in cells[..k].iter().enumerate() {
+        let mut movers = grow(G::DIMENSION, region) & !free & all_cells(G::CELLS);
+        while movers != 0 {
+            let cell = movers.trailing_zeros();
+            movers &= movers - 1;
             let blank = 1u32 << cell;
             let mut targets = grow(G::DIMENSION, blank) & region;
             while targets != 0 {
                 let target = targets.trailing_zeros();
                 targets &= targets - 1;
-                let mut moved = *cells;
-                moved[tile] = target as u8;
-                let child = G::rank(moved[..k].iter().map(|&cell| usize::from(cell)));
-                let child_free = (free & !(1 << target)) | blank;
-                let field = 2 * (child_free & (blank - 1)).count_ones();
-                // A plain load first: most children are reached already, and an atomic `or` is
-                // a locked instruction.
-                if (self.words[child].get() >> field) & EXPANDED != UNSEEN {
-                    continue;
-                }
-                let reached = flood(G::DIMENSION, blank, child_free);
-                let before = self.words[child].add(fields_of(reached, child_free, next));
-                if (before >> field) & EXPANDED == UNSEEN {
-                    queued += 1;
-                    self.queue(child, depth + 1);
-                }
-                if before == 0 {
-                    G::record(&self.table, child, &moved[..k], self.goals, depth + 1);
+                let child = Child {
+                    rank: Self::slid_rank(rank, weights, cell, target),
+                    free: (free & !(1 << target)) | blank,
+                    blank: cell,
+                };
+                prefetch(&self.words[child.rank]);
+                if let Some(oldest) = pending.push(child) {
+                    queued += self.visit(oldest, depth, bits);
                 }
             }
         }
         queued
+    }
+
+    /// The dense rank of the placement of rank `rank` once the tile on cell `from` slides to the
+    /// free cell `to`, where `weights` holds the digit weight of the tile on each cell (0 on a
+    /// free one). Only the digits of the tiles between the two cells change: a slide along a
+    /// row passes none, so it moves the tile's own digit by one.
+    #[inline(always)]
+    fn slid_rank(rank: usize, weights: &[usize; 32], from: u32, to: u32) -> usize {
+        let (low, high) = (from.min(to) as usize, from.max(to) as usize);
+        let own = weights[from as usize];
+        let mut step = (high - low) * own;
+        if high - low == G::DIMENSION {
+            for between in &weights[low + 1..low + G::DIMENSION] {
+                // Weights fall with the tile's index: an earlier tile between makes the moving
+                // tile's digit count one cell fewer, a later one gets its own digit moved by one.
+                step = if *between > own { step - own } else { step + between };
+            }
+        }
+        if to > from { rank + step } else { rank - step }
+    }
+
+    /// Queues `child`'s blank's whole region for the next depth unless it was reached before;
+    /// returns 1 if it queued it.
+    #[inline(always)]
+    fn visit<B: Bits>(&self, child: Child, depth: u8, bits: B) -> usize {
+        let (_, next) = codes(depth);
+        let blank = 1u32 << child.blank;
+        let field = 2 * (child.free & (blank - 1)).count_ones();
+        let word = &self.words[child.rank];
+        // A plain load first: most children are reached already, and an atomic `or` is a locked
+        // instruction.
+        if (word.get() >> field) & EXPANDED != UNSEEN {
+            return 0;
+        }
+        // Two workers that reach one region at once both mark it, and both count it.
+        word.add(bits.fields_of(flood(G::DIMENSION, blank, child.free), child.free, next));
+        self.queue(child.rank, depth + 1);
+        1
     }
 }
 
