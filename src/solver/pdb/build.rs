@@ -16,24 +16,32 @@
 //!
 //! A table entry is the depth at which its placement was first reached with the blank anywhere:
 //! the least distance over the blank's cells, the exact additive-database value (Korf & Felner
-//! 2002). That depth is known the moment the first region of the placement is marked, so the
-//! entry is written then, straight into the finished table: four bits on 4×4 (see
+//! 2002). Every region is expanded at the depth it was reached, so a placement expanded with no
+//! region expanded before is at that depth, and its entry is written then, straight into the
+//! finished table, in rank order as the scan goes: four bits on 4×4 (see
 //! [`entry`](super::entry)), a byte at the direct index on 5×5. The search starts from the
 //! pattern's tiles home with the blank's region around its goal corner (which is the blank
 //! anywhere when the pattern leaves the free cells connected; see `symmetry`).
 //!
-//! The depths run one after the other; within a depth, every core scans its share of the words,
-//! skipping the stretches where nothing was queued (most of them, early and late in a build).
-//! The words of the placements that share all but the last tile's cell are consecutive, so a
-//! scan walks those prefixes in rank order, each from the one before, and reads a placement's
-//! cells off its prefix without unranking it. The large arrays ask for huge pages (see
-//! `huge_pages`).
+//! The depths run one after the other; within a depth, the cores take stretches of words from a
+//! shared counter, skipping those where nothing was queued (most of them, early and late in a
+//! build). The words of the placements that share all but the last tile's cell are consecutive,
+//! so a scan walks those prefixes in rank order, each from the one before, and reads a
+//! placement's cells off its prefix without unranking it. A child's rank is stepped from its
+//! parent's: a slide along a row moves one digit by one, a slide along a column also moves the
+//! digits of the tiles it passes. Children are then visited in a pipeline: each child's word is
+//! prefetched when the child is made and read [`IN_FLIGHT`] children later, so that many cache
+//! misses are in flight at once instead of one. On CPUs with BMI2 the scan is compiled for it
+//! (hardware `popcnt`, and `pdep`/`pext` to move bits between a word's fields and the board's
+//! cells). The large arrays ask for huge pages (see `huge_pages`).
 //!
-//! Measured against the build this replaced (three 16-bit blank masks and a depth byte per
-//! placement, each expanded placement unranked), on the same two-core machine under the same
-//! load of about 5: 7-8 in 333 s of CPU and 7.8 min instead of 493 s and 12.1 min, 1.27 GB
-//! instead of 3.55 GB at the peak, every entry equal; 6-6-6-6 in 1.48 GB instead of 2.05 GB and
-//! 198 s of CPU instead of about 205 s, its file identical byte for byte.
+//! Measured, 7-8 from an empty cache on two quiet cores (`/usr/bin/time npuzzle-server --prepare
+//! --no-pattern-db-5x5 --cache-dir EMPTY`): 108 s and 203 s of CPU to the saved file, against
+//! 204 s and 381 s for the same build with children ranked from scratch and read one at a
+//! time, and entries written when a placement was first reached (a random write into the
+//! table); the files are identical byte for byte. The build before that (three 16-bit blank
+//! masks and a depth byte per placement, each expanded placement unranked) took 493 s of CPU and
+//! 3.55 GB at the peak on a busy machine, where this layout's build took 333 s and 1.27 GB.
 //!
 //! Memory while building, the words plus the finished table (and the tables finished before):
 //!
@@ -44,8 +52,7 @@
 //! | 4×4, 8 tiles | 519 M | 2 bytes | 259 MB | 1.30 GB (1.27 GB measured, the process's peak) |
 //! | 5×5, 6 tiles | 127.5 M | 8 bytes | 244 MB | 1.26 GB, 1.51 GB for the second (1.48 GB measured) |
 //!
-//! Time, release build on two shared cores: see `cache`'s table. Tests use the smaller
-//! partitions.
+//! Time, release build on two cores: see `cache`'s table. Tests use the smaller partitions.
 
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -751,6 +758,24 @@ mod tests {
         assert_eq!(cells_of(0b01_00_01, free), 1 << 2 | 1 << 9);
         assert_eq!(fields_equal(0b11_10_01_00, 1), 0b00_00_01_00);
         assert_eq!(fields_equal(0b11_10_01_00, 2), 0b00_01_00_00);
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn bmi2_moves_the_same_bits_as_the_portable_code() {
+        if !std::arch::is_x86_feature_detected!("bmi2") {
+            return;
+        }
+        // Every free-cell set of a 4×4 board with a spread of regions and field patterns.
+        for free in (0..1u32 << 16).step_by(7) {
+            for region in [0, free, free & 0x5A5A, free & 0xF00F, free & free.wrapping_neg()] {
+                for code in [1, 2, 3] {
+                    assert_eq!(Bmi2.fields_of(region, free, code), Portable.fields_of(region, free, code));
+                }
+            }
+            let low_bits = u64::from(free).wrapping_mul(0x9E37_79B9_7F4A_7C15) & LOW_BITS;
+            assert_eq!(Bmi2.cells_of(low_bits, free), Portable.cells_of(low_bits, free), "free {free:#x}");
+        }
     }
 
     #[test]

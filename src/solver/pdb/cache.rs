@@ -8,11 +8,11 @@
 //! The cache directory is `$NPUZZLE_CACHE_DIR`, else `$XDG_CACHE_HOME/npuzzle`, else
 //! `~/.cache/npuzzle`.
 //!
-//! Costs, measured on a shared two-core machine with a release build:
+//! Costs, measured on a two-core machine with a release build:
 //!
 //! | partition | file | cold build | build peak | warm load | process RSS, loaded |
 //! |---|---|---|---|---|---|
-//! | 7-8 (the default) | 288 MB | 333 to 351 s of CPU (7.8 to 8.2 min wall on two cores shared with a load of 5; the previous build took 493 s and 12.1 min there) | 1.27 GB | 0.45 s | 286 MB |
+//! | 7-8 (the default) | 288 MB | 108 s on two quiet cores, 203 s of CPU (184 s on two cores shared with a load of about 3.5) | 1.27 GB | 0.45 s | 286 MB |
 //! | 6-6-3 | 5.8 MB | 6.3 s of CPU (9 s wall, loaded machine) | 33 MB | 0.02 to 0.14 s | 9.5 MB |
 //! | 5×5 6-6-6-6 | 488 MB | 198 s of CPU (232 s wall on two cores shared with a load of 5) | 1.48 GB | 0.8 to 2.2 s (loaded machine) | 480 MB; `npuzzle-server` with 6-6-3 as well, 494 MB |
 //!
