@@ -13,8 +13,8 @@
 //! | partition | file | cold build | build peak | warm load | process RSS, loaded |
 //! |---|---|---|---|---|---|
 //! | 7-8 (the default) | 288 MB | 108 s on two quiet cores, 203 s of CPU (184 s on two cores shared with a load of about 3.5) | 1.27 GB | 0.45 s | 286 MB |
-//! | 6-6-3 | 5.8 MB | 6.3 s of CPU (9 s wall, loaded machine) | 33 MB | 0.02 to 0.14 s | 9.5 MB |
-//! | 5×5 6-6-6-6 | 488 MB | 198 s of CPU (232 s wall on two cores shared with a load of 5) | 1.48 GB | 0.8 to 2.2 s (loaded machine) | 480 MB; `npuzzle-server` with 6-6-3 as well, 494 MB |
+//! | 6-6-3 | 5.8 MB | 3.6 s of CPU (3.6 s wall, loaded machine) | 33 MB | 0.02 to 0.14 s | 9.5 MB |
+//! | 5×5 6-6-6-6 | 488 MB | 76 s of CPU (85 s wall on two cores shared with a load of about 3.5) | 1.48 GB | 0.8 to 2.2 s (loaded machine) | 480 MB; `npuzzle-server` with 6-6-3 as well, 494 MB |
 //!
 //! The 7-8 file holds the 8-tile and the 7-tile tables at four bits an entry (see `entry`). The
 //! 5×5 file holds two 25⁶-byte tables (the corner pattern and one 3×2 block, which serves
