@@ -124,9 +124,9 @@ fn region(grid: &Grid, offset: usize) -> Result<Board, SearchError> {
 /// How much work a 5×5 finish may spend making its path shorter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Refinement {
-    /// The first weight only: the region of a larger board.
+    /// Weighted IDA* only: the last region of a larger board.
     None,
-    /// Every weight and the suffixes: a whole 5×5 board.
+    /// Weighted IDA*, then the beam search and the suffixes: a whole 5×5 board.
     Full,
 }
 
