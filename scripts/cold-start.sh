@@ -102,7 +102,7 @@ done
 total=0
 for pid in "${pids[@]}"; do total=$((total + $(grep VmHWM "/proc/$pid/status" | awk '{print $2}'))); done
 echo "summed peak RSS: $((total / 1024)) MiB over $servers server(s)"
-echo "7-8 file: $(ls -l "$cache"/*7-8*.bin | awk '{print $5}') bytes"
+echo "7-8 file: $(ls -l "$cache"/*-8-7-*.bin | awk '{print $5}') bytes"
 
 RUST_LOG=warn "$bin/npuzzle-server" --listen "127.0.0.1:${ports[0]}" --cache-dir "$cache" --pattern-db 6-6-3 &
 pids+=("$!")
