@@ -23,7 +23,8 @@
 //!   cancellation, deadlines, and its own `Limits` (concurrent searches; each one's memory, time
 //!   and nodes).
 //! - [`metrics`]: the Prometheus metrics' names and recording, and the exporter behind `--metrics-listen`.
-//! - [`server`]: `run(listener, shutdown, config)`: the service with health and reflection.
+//! - [`server`] (`server/`): `run(listener, shutdown, config)`: the service with health and
+//!   reflection; `server/incoming.rs`, the listener, closed the moment shutdown begins.
 //! - [`client`] (`client/`): the [`client::Client`] of a server (connect, `solve`,
 //!   `solve_stream`, the deadline); `client/embedded.rs`, the in-process server; `client/output.rs`,
 //!   a server's `Solution` into the spec's stdout or JSON.

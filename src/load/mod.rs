@@ -1,7 +1,9 @@
 //! Load runs against a running server (`npuzzle-bench load`): many concurrent clients send a
 //! fixed mix of calls ([`mix`]) for a bounded time and count, and the run reports requests/s,
 //! latency percentiles per kind and a count per gRPC status code ([`stats`]), checking every
-//! answer against the board's known optimal length.
+//! answer against the board's known optimal length. A call that failed in the client's
+//! transport is counted apart as never sent or lost under way ([`transport`]), and the server's
+//! "busy" is recognised by its metadata ([`crate::service::is_busy`]).
 //!
 //! A run only targets loopback addresses: it is a test of this machine's server (or of a local
 //! proxy in front of local replicas), never a way to flood another host. It is bounded by
@@ -11,6 +13,7 @@
 pub mod mix;
 pub mod rss;
 pub mod stats;
+pub mod transport;
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -18,10 +21,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
+use tonic::Code;
 use tonic::transport::{Channel, Endpoint, Uri};
-use tonic::{Code, Status};
 
 use crate::proto::solver_service_client::SolverServiceClient;
+use crate::service::is_busy;
 use mix::{Call, Mix, Verdict};
 use rss::{Rss, RssError};
 use stats::{Answer, Report, Tally};
@@ -33,8 +37,6 @@ pub const MAX_CONCURRENCY: usize = 1024;
 /// The response header in which Envoy says how many attempts a call took (with
 /// `include_attempt_count_in_response` on the route's virtual host).
 const ATTEMPT_COUNT_HEADER: &str = "x-envoy-attempt-count";
-/// How the server's "no free slot" RESOURCE_EXHAUSTED message begins.
-const BUSY_PREFIX: &str = "server busy";
 /// How often the watched process's memory is sampled.
 const RSS_INTERVAL: Duration = Duration::from_millis(500);
 
@@ -57,8 +59,8 @@ pub struct Config {
     pub call_timeout: Duration,
     /// HTTP/2 connections the clients share.
     pub connections: usize,
-    /// Whether a server may stop during the run: then UNAVAILABLE, and a connection the server
-    /// closed under a call (the transport's UNKNOWN or CANCELLED), are expected.
+    /// Whether a server may stop during the run: then UNAVAILABLE, and calls that failed in the
+    /// transport (never sent, or lost under way), are expected; the report counts the latter.
     pub allow_unavailable: bool,
     /// A process whose resident memory to sample during the run (the server's).
     pub watch_pid: Option<u32>,
@@ -252,7 +254,13 @@ async fn send(client: &mut SolverServiceClient<Channel>, call: &Call, config: &C
             // Dropping the call's future resets its HTTP/2 stream: the server sees a cancellation.
             Err(_elapsed) => {
                 let message = "dropped by the client".to_owned();
-                return Answer { code: Code::Cancelled, verdict: Verdict::Expected, retried: false, message };
+                return Answer {
+                    code: Code::Cancelled,
+                    verdict: Verdict::Expected,
+                    retried: false,
+                    failure: None,
+                    message,
+                };
             }
         }
     } else {
@@ -272,10 +280,11 @@ async fn send(client: &mut SolverServiceClient<Channel>, call: &Call, config: &C
                 ),
                 None => "no solution in the response".to_owned(),
             };
-            Answer { code: Code::Ok, verdict, retried, message }
+            Answer { code: Code::Ok, verdict, retried, failure: None, message }
         }
         Err(status) => {
-            let verdict = if config.allow_unavailable && is_connection_lost(&status) {
+            let failure = transport::classify(&status);
+            let verdict = if config.allow_unavailable && failure.is_some() {
                 Verdict::Expected
             } else {
                 call.judge_status(status.code(), is_busy(&status), config.allow_unavailable)
@@ -284,20 +293,11 @@ async fn send(client: &mut SolverServiceClient<Channel>, call: &Call, config: &C
                 code: status.code(),
                 verdict,
                 retried: retried(status.metadata()),
-                message: status.message().to_owned(),
+                failure,
+                message: transport::describe(&status),
             }
         }
     }
-}
-
-fn is_busy(status: &Status) -> bool {
-    status.code() == Code::ResourceExhausted && status.message().starts_with(BUSY_PREFIX)
-}
-
-/// Whether the call failed in the client's transport (the connection was reset or closed under
-/// it) rather than with a status the server sent: only the former carries a source error.
-fn is_connection_lost(status: &Status) -> bool {
-    std::error::Error::source(status).is_some()
 }
 
 fn retried(metadata: &tonic::metadata::MetadataMap) -> bool {

@@ -1,5 +1,6 @@
 //! What a load run counts: per kind of call, a latency histogram (`hdrhistogram`), a count per
-//! gRPC status code, wrong answers and unexpected statuses; and how it prints them.
+//! gRPC status code, wrong answers and unexpected statuses; calls that failed in the transport,
+//! by how ([`TransportFailure`]); and how it prints them.
 //!
 //! Each client keeps its own [`Tally`] and the run merges them at the end, so counting takes no
 //! lock on the hot path.
@@ -13,6 +14,7 @@ use tonic::Code;
 
 use crate::client::code_name;
 use crate::load::mix::{Kind, Verdict};
+use crate::load::transport::TransportFailure;
 
 /// How one call ended, as the client saw it.
 #[derive(Debug, Clone)]
@@ -23,7 +25,9 @@ pub struct Answer {
     pub verdict: Verdict,
     /// Whether a proxy says the call took more than one attempt.
     pub retried: bool,
-    /// The status's message, or what was wrong with the solution.
+    /// How the call failed in the client's transport, if it did (then no server sent `code`).
+    pub failure: Option<TransportFailure>,
+    /// The status's message (with its source errors), or what was wrong with the solution.
     pub message: String,
 }
 
@@ -89,6 +93,9 @@ pub struct Tally {
     pub kinds: BTreeMap<Kind, KindTally>,
     /// Calls a proxy answered after more than one attempt (Envoy's `x-envoy-attempt-count`).
     pub retried_by_proxy: u64,
+    /// Calls that failed in the client's transport, by how, with the first one's message; their
+    /// codes are counted in `kinds` as well, as the client reported them.
+    pub transport_failures: BTreeMap<TransportFailure, (u64, String)>,
 }
 
 impl Tally {
@@ -109,6 +116,14 @@ impl Tally {
             tally.first_failures.entry(status).or_insert_with(|| answer.message.clone());
         }
         self.retried_by_proxy += u64::from(answer.retried);
+        if let Some(failure) = answer.failure {
+            self.transport_failures.entry(failure).or_insert_with(|| (0, answer.message.clone())).0 += 1;
+        }
+    }
+
+    /// Calls that failed in the transport in the way `failure` says.
+    pub fn transport_failures(&self, failure: TransportFailure) -> u64 {
+        self.transport_failures.get(&failure).map_or(0, |(count, _)| *count)
     }
 
     /// Adds another client's counts to these.
@@ -117,6 +132,9 @@ impl Tally {
             self.kinds.entry(*kind).or_insert_with(KindTally::new).merge(tally);
         }
         self.retried_by_proxy += other.retried_by_proxy;
+        for (failure, (count, message)) in &other.transport_failures {
+            self.transport_failures.entry(*failure).or_insert_with(|| (0, message.clone())).0 += count;
+        }
     }
 
     /// Every call of the run.
@@ -217,6 +235,9 @@ impl fmt::Display for Report {
                 writeln!(f, "first failure of {} with {status}: {message}", kind.name())?;
             }
         }
+        for (failure, (count, message)) in &tally.transport_failures {
+            writeln!(f, "{count} calls {} (in the client's transport), the first: {message}", failure.name())?;
+        }
         write!(f, "statuses: {}", statuses_text(&tally.statuses()))
     }
 }
@@ -228,21 +249,39 @@ mod tests {
     #[test]
     fn tallies_merge_and_print() {
         let mut first = Tally::default();
-        let answer =
-            |verdict, retried, message: &str| Answer { code: Code::Ok, verdict, retried, message: message.into() };
+        let answer = |verdict, retried, message: &str| Answer {
+            code: Code::Ok,
+            verdict,
+            retried,
+            failure: None,
+            message: message.into(),
+        };
         first.record(Kind::Trivial, Duration::from_millis(2), &answer(Verdict::Expected, true, ""));
         first.record(Kind::Bad, Duration::from_micros(300), &answer(Verdict::UnexpectedStatus, false, "solved"));
         let mut second = Tally::default();
         second.record(Kind::Trivial, Duration::from_millis(4), &answer(Verdict::WrongAnswer, true, "3 moves"));
+        let refused = Answer {
+            code: Code::Unavailable,
+            failure: Some(TransportFailure::NeverSent),
+            ..answer(Verdict::Expected, false, "tcp connect error")
+        };
+        second.record(Kind::Bad, Duration::from_micros(100), &refused);
         first.merge(&second);
-        assert_eq!(first.calls(), 3);
+        assert_eq!(first.calls(), 4);
         assert_eq!(first.count(Kind::Trivial, "OK"), 2);
+        assert_eq!(first.count(Kind::Bad, "UNAVAILABLE"), 1);
+        assert_eq!(first.transport_failures(TransportFailure::NeverSent), 1);
+        assert_eq!(first.transport_failures(TransportFailure::Lost), 0);
         assert_eq!((first.wrong_answers(), first.unexpected(), first.retried_by_proxy), (1, 1, 2));
         let report = Report { tally: first, elapsed: Duration::from_secs(1), concurrency: 2 };
         assert!(!report.is_clean());
         let text = report.to_string();
-        assert!(text.contains("3 calls in 1.0 s from 2 clients: 3.0 calls/s"), "{text}");
-        assert!(text.contains("statuses: OK=3"), "{text}");
+        assert!(text.contains("4 calls in 1.0 s from 2 clients: 4.0 calls/s"), "{text}");
+        assert!(text.contains("statuses: OK=3 UNAVAILABLE=1"), "{text}");
+        assert!(
+            text.contains("1 calls never sent (in the client's transport), the first: tcp connect error"),
+            "{text}"
+        );
         assert!(text.contains("first failure of 3x3-trivial with OK: 3 moves"), "{text}");
     }
 }

@@ -2,8 +2,9 @@
 //!
 //! A request becomes a [`Board`] and [`Options`] before any thread is taken; malformed ones are
 //! INVALID_ARGUMENT. The search then waits a bounded time for one of the server's slots (a
-//! semaphore permit, else RESOURCE_EXHAUSTED) and runs [`solver::solve`] on a blocking thread
-//! that owns the permit for as long as the search lives. `Solve` answers once; `SolveStream`
+//! semaphore permit, else RESOURCE_EXHAUSTED "busy", marked with [`BUSY_METADATA`] so that a
+//! proxy retries it on another replica and never a spent budget) and runs [`solver::solve`] on
+//! a blocking thread that owns the permit for as long as the search lives. `Solve` answers once; `SolveStream`
 //! sends a Progress at once, then at most one per interval (dropped, never waited for, when the
 //! client is slow), then exactly one Solution, last.
 //!
@@ -39,12 +40,14 @@ use crate::solver::{
 use crate::text;
 use lend::SlotLender;
 
+mod busy;
 mod call;
 mod deadline;
 mod direct;
 mod lend;
 mod limits;
 
+pub use busy::{BUSY_METADATA, is_busy};
 use call::Call;
 use deadline::deadline;
 pub use limits::{DEFAULT_PROGRESS_INTERVAL, DEFAULT_QUEUE_TIMEOUT, Limits};
@@ -239,17 +242,16 @@ impl SolverService {
         })
     }
 
-    /// Waits at most the queue timeout for a free slot.
+    /// Waits at most the queue timeout for a free slot. A `SolveStream` waits here before its
+    /// stream starts, so its "busy" status, like `Solve`'s, is a trailers-only response whose
+    /// headers carry the busy mark.
     async fn slot(&self) -> Result<Slot, Status> {
         let _queued = InProgress::queued();
         let waiting = tokio::time::timeout(self.limits.queue_timeout, self.slots.clone().acquire_owned());
         match waiting.await {
             Ok(Ok(permit)) => Ok(Slot::new(permit, &self.running)),
             Ok(Err(_closed)) => Err(shutting_down()),
-            Err(_elapsed) => Err(Status::resource_exhausted(format!(
-                "server busy: {} searches running, retry later",
-                self.running.count()
-            ))),
+            Err(_elapsed) => Err(busy::busy(self.running.count())),
         }
     }
 
@@ -440,6 +442,8 @@ fn event(event: Event) -> Result<proto::SolveStreamResponse, Status> {
     Ok(proto::SolveStreamResponse { event: Some(event) })
 }
 
+/// A spent budget is RESOURCE_EXHAUSTED without the busy mark: the same request would spend
+/// the same budget on any replica, so no proxy should retry it.
 impl From<SearchError> for Status {
     fn from(error: SearchError) -> Status {
         let message = error.to_string();
@@ -524,6 +528,7 @@ mod tests {
             let status = Status::from(error);
             assert_eq!(status.code(), code, "{message}");
             assert_eq!(status.message(), message);
+            assert!(!is_busy(&status), "{message}");
         }
     }
 }

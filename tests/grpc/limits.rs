@@ -1,6 +1,7 @@
 //! End to end over real gRPC: a search stops when its deadline passes or its client goes away,
 //! shown by the server's running-search count falling to 0; the node budget and a full server
-//! answer RESOURCE_EXHAUSTED.
+//! answer RESOURCE_EXHAUSTED, and only the full server's carries the busy mark a proxy retries
+//! on.
 
 use crate::common;
 
@@ -11,8 +12,13 @@ use crate::common::{
     start_with_limits, status_after_progress,
 };
 use npuzzle::proto::{self, solve_stream_response::Event};
-use npuzzle::service::Limits;
-use tonic::{Code, Request};
+use npuzzle::service::{BUSY_METADATA, Limits, is_busy};
+use tonic::{Code, Request, Status};
+
+/// The value of the busy mark in `status`'s metadata, if it has one.
+fn busy_mark(status: &Status) -> Option<&str> {
+    status.metadata().get(BUSY_METADATA).and_then(|value| value.to_str().ok())
+}
 
 #[tokio::test]
 async fn a_passed_deadline_answers_deadline_exceeded_and_stops_the_search() {
@@ -69,6 +75,8 @@ async fn the_node_budget_answers_resource_exhausted_naming_the_limit() {
     assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
     assert!(status.message().contains("limit 5000"), "{status:?}");
     assert!(status.message().contains("max_expanded_nodes"), "says what to try: {status:?}");
+    assert_eq!(busy_mark(&status), None, "a spent budget is not busy: {status:?}");
+    assert!(!is_busy(&status));
 }
 
 #[tokio::test]
@@ -90,7 +98,34 @@ async fn a_full_server_answers_resource_exhausted_after_its_queue_timeout() {
     let status = server.client().await.solve(hard_request()).await.expect_err("no slot is free");
     assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
     assert!(status.message().contains("server busy: 1 searches running, retry later"), "{status:?}");
+    assert_eq!(busy_mark(&status), Some("1"), "{status:?}");
+    assert!(is_busy(&status));
     assert!(asked.elapsed() >= queue_timeout, "it waited for a slot first");
     drop(busy);
     server.time_until_idle().await;
+}
+
+#[tokio::test]
+async fn a_full_server_refuses_a_stream_busy_before_it_starts() {
+    let queue_timeout = Duration::from_millis(50);
+    let server = start_with_limits(Limits { max_concurrent_solves: 1, queue_timeout, ..config().limits }).await;
+    let busy = server.running_hard_stream().await;
+    // The refusal is the call's answer, not a stream item: a trailers-only response whose
+    // headers carry the mark, so a proxy can retry the call on another replica.
+    let status = server.client().await.solve_stream(hard_stream_request()).await.expect_err("no slot is free");
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    assert_eq!(busy_mark(&status), Some("1"), "{status:?}");
+    drop(busy);
+    server.time_until_idle().await;
+}
+
+#[tokio::test]
+async fn a_stream_whose_budget_runs_out_ends_without_the_busy_mark() {
+    let server = start(config()).await;
+    let options = proto::SolveOptions { max_expanded_nodes: 5000, ..slow_options() };
+    let request = crate::common::stream_request(board(4, &common::HARD_4X4), Some(options), 0);
+    let mut stream = server.client().await.solve_stream(request).await.expect("the stream starts").into_inner();
+    let status = status_after_progress(&mut stream).await;
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    assert_eq!(busy_mark(&status), None, "{status:?}");
 }

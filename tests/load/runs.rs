@@ -1,6 +1,8 @@
 //! Load on a real `npuzzle-server` process through `npuzzle-bench load`'s library: many clients
 //! get only the statuses their calls may get and only right answers, the server's memory stays
-//! flat, and SIGTERM during load drains without a wrong answer.
+//! flat, and SIGTERM during load drains: every call the server took is answered (OK, or the
+//! status its kind expects, or UNAVAILABLE), and the only other failures are calls that never
+//! reached it (a refused connection, or a call raced by the server's GOAWAY in the client).
 //!
 //! The runs are short here (`NPUZZLE_LOAD_SECONDS`, 6 s by default, split in two halves); the
 //! README gives the 60-second run.
@@ -9,6 +11,7 @@ use std::time::Duration;
 
 use crate::process::Process;
 use npuzzle::load::mix::Kind;
+use npuzzle::load::transport::TransportFailure;
 use npuzzle::load::{self, Config, Outcome};
 
 /// How long the load test runs, in seconds.
@@ -61,5 +64,6 @@ async fn sigterm_during_load_drains_without_a_wrong_answer() {
     let tally = &outcome.report.tally;
     assert_eq!(tally.wrong_answers(), 0, "{}", outcome.report);
     assert_eq!(tally.unexpected(), 0, "{}", outcome.report);
+    assert_eq!(tally.transport_failures(TransportFailure::Lost), 0, "a drain lost a call:\n{}", outcome.report);
     assert!(tally.count(Kind::Trivial, "OK") > 0, "{}", outcome.report);
 }

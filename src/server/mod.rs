@@ -2,22 +2,28 @@
 //! reflection (v1 and v1alpha) on a listener until its shutdown future completes. The server
 //! binary, the client's embedded mode and the tests all start it the same way.
 //!
-//! Shutdown is graceful: health turns NOT_SERVING, the listener stops accepting, running
-//! searches get [`Config::drain_timeout`] to finish, then every search is stopped (its caller
+//! Shutdown is graceful: health turns NOT_SERVING, the listener closes ([`incoming`]: new
+//! connections are refused from then on), running searches get [`Config::drain_timeout`] to
+//! finish, then every search is stopped (its caller
 //! gets UNAVAILABLE), and `run` returns once the connections have closed, or a short grace
-//! later if a client holds one open (a health watch, say).
+//! later if a client holds one open (a health watch, say). A client that keeps calling during
+//! the drain sees its new calls refused (the connection, or the stream by the GOAWAY), never
+//! sent, so safe to retry; no connection that carried a call is reset.
 
 use std::future::Future;
 use std::time::Duration;
+
+mod incoming;
 
 use thiserror::Error;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tonic::transport;
-use tonic::transport::server::TcpIncoming;
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
 use tracing::{info, warn};
+
+use incoming::Listener;
 
 use crate::proto::{self, solver_service_server::SolverServiceServer};
 use crate::service::{Limits, RunningSearches, SolverService};
@@ -110,14 +116,14 @@ impl Server {
         let solver =
             SolverServiceServer::new(self.service.clone()).max_decoding_message_size(self.config.max_message_bytes);
         let stopping = CancellationToken::new();
-        let signal = announce_shutdown(shutdown, health, stopping.clone());
+        let listener = Listener::new(listener);
+        let signal = announce_shutdown(shutdown, health, listener.clone(), stopping.clone());
         let serving = transport::Server::builder()
             .add_service(health_service)
             .add_service(reflection().build_v1()?)
             .add_service(reflection().build_v1alpha()?)
             .add_service(solver)
-            // Without TCP_NODELAY a small reply waits on the peer's delayed ACK: 40 ms a call.
-            .serve_with_incoming_shutdown(TcpIncoming::from(listener).with_nodelay(Some(true)), signal);
+            .serve_with_incoming_shutdown(listener, signal);
         let drained = drain(stopping, &self.service, self.config.drain_timeout);
         let served = tokio::select! {
             served = serving => served,
@@ -155,11 +161,17 @@ async fn set_health(health: &HealthReporter, status: ServingStatus) {
 }
 
 /// Completes when the transport should stop accepting: after `shutdown`, once health says
-/// NOT_SERVING and the drain has begun.
-async fn announce_shutdown(shutdown: impl Future<Output = ()>, health: HealthReporter, stopping: CancellationToken) {
+/// NOT_SERVING, the listener is closed and the drain has begun.
+async fn announce_shutdown(
+    shutdown: impl Future<Output = ()>,
+    health: HealthReporter,
+    listener: Listener,
+    stopping: CancellationToken,
+) {
     shutdown.await;
     info!("shutting down: no new connections; running searches may finish");
     set_health(&health, ServingStatus::NotServing).await;
+    listener.close();
     stopping.cancel();
 }
 
