@@ -177,7 +177,7 @@ impl SolverService {
             let until = deadline.map_or(until, |deadline| deadline.min(until));
             let mut loaded = Vec::new();
             for slot in &self.pattern_databases {
-                loaded.extend(slot.first(until.saturating_duration_since(Instant::now())).await);
+                loaded.extend(slot.first(board.dimension(), until.saturating_duration_since(Instant::now())).await);
             }
             options.pattern_databases = loaded;
         }

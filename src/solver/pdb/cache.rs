@@ -179,11 +179,13 @@ pub struct DatabaseSlot(Arc<watch::Sender<Loaded>>);
 /// ([`DatabaseSlot::first`]); for larger ones with no stand-in it searches without them at once.
 const QUICK_BUILD_BYTES: usize = 64 << 20;
 
-/// What a slot holds: the best tables so far, and whether a loader is still at work.
+/// What a slot holds: the best tables so far, whether a loader is still at work, and the board
+/// side its tables are for (known once a loader is started).
 #[derive(Debug, Default)]
 struct Loaded {
     databases: Option<Arc<PatternDatabases>>,
     loading: bool,
+    dimension: Option<usize>,
 }
 
 impl DatabaseSlot {
@@ -214,11 +216,19 @@ impl DatabaseSlot {
         partitions: Vec<Partition>,
     ) -> (Vec<DatabaseSlot>, thread::JoinHandle<Result<(), PdbError>>) {
         let slots: Vec<DatabaseSlot> = partitions.iter().map(|_| DatabaseSlot::new()).collect();
-        slots.iter().for_each(|slot| slot.0.send_modify(|loaded| loaded.loading = true));
+        // A slot is "loading" (early requests wait for it) from its turn on, the first at once: a
+        // 5×5 request does not wait for tables that come only after a 4×4 build of minutes.
+        for (turn, (slot, partition)) in slots.iter().zip(&partitions).enumerate() {
+            slot.0.send_modify(|loaded| {
+                loaded.loading = turn == 0;
+                loaded.dimension = Some(partition.dimension());
+            });
+        }
         let fillers = slots.clone();
         let handle = thread::spawn(move || {
             let mut outcome = Ok(());
             for (filler, partition) in fillers.iter().zip(&partitions) {
+                filler.0.send_modify(|loaded| loaded.loading = true);
                 let step = filler.load_in_stages(&dir, stand_in(partition), partition);
                 filler.0.send_modify(|loaded| loaded.loading = false);
                 if let Err(error) = step {
@@ -286,13 +296,17 @@ impl DatabaseSlot {
         self.0.borrow().databases.clone()
     }
 
-    /// The best databases loaded so far; if there are none yet but a background load is under
-    /// way, waits up to `within` for its first tables (seconds, on a cold start), so an early
-    /// request searches with them rather than without.
-    pub async fn first(&self, within: Duration) -> Option<Arc<PatternDatabases>> {
+    /// The best databases loaded so far; if there are none yet but a background load of tables
+    /// for `dimension`² boards is under way, waits up to `within` for its first tables (seconds,
+    /// on a cold start), so an early request searches with them rather than without. A slot
+    /// loading another board size's tables answers at once: a 4×4 request never waits for the
+    /// 5×5 tables, which come only after the 4×4 ones.
+    pub async fn first(&self, dimension: usize, within: Duration) -> Option<Arc<PatternDatabases>> {
         let mut loaded = self.0.subscribe();
         // The slot owns the sender, so waiting can only end by the condition or the timeout.
-        let arrived = loaded.wait_for(|loaded| loaded.databases.is_some() || !loaded.loading);
+        let arrived = loaded.wait_for(|loaded| {
+            loaded.databases.is_some() || !loaded.loading || loaded.dimension != Some(dimension)
+        });
         let _ = tokio::time::timeout(within, arrived).await;
         self.get()
     }
@@ -354,12 +368,25 @@ mod tests {
     async fn an_early_request_waits_for_the_first_tables_only_while_they_are_coming() {
         let nothing_coming = DatabaseSlot::new();
         let started = Instant::now();
-        assert!(nothing_coming.first(Duration::from_secs(30)).await.is_none());
+        assert!(nothing_coming.first(4, Duration::from_secs(30)).await.is_none());
         assert!(started.elapsed() < Duration::from_secs(1), "waited for tables no one loads");
+
+        // A slot whose 5×5 tables come later (after the 4×4 ones, minutes on a cold start): a
+        // 4×4 request does not wait for it, a 5×5 one does, up to its limit.
+        let five_coming = DatabaseSlot::new();
+        five_coming.0.send_modify(|loaded| {
+            loaded.loading = true;
+            loaded.dimension = Some(5);
+        });
+        let started = Instant::now();
+        assert!(five_coming.first(4, Duration::from_secs(30)).await.is_none());
+        assert!(started.elapsed() < Duration::from_secs(1), "a 4x4 request waited for 5x5 tables");
+        let waited = tokio::time::timeout(Duration::from_millis(300), five_coming.first(5, Duration::from_secs(30)));
+        assert!(waited.await.is_err(), "a 5x5 request did not wait for the 5x5 tables on their way");
 
         let dir = tempfile::tempdir().expect("a temporary directory");
         let (coming, loader) = DatabaseSlot::spawn_load_or_build(dir.path().to_owned(), tiny());
-        let first = coming.first(Duration::from_secs(60)).await.expect("the tables being built");
+        let first = coming.first(4, Duration::from_secs(60)).await.expect("the tables being built");
         assert_eq!(first.partition(), &tiny());
         loader.join().expect("the loader thread").expect("tables");
     }
