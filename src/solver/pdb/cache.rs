@@ -304,9 +304,8 @@ impl DatabaseSlot {
     pub async fn first(&self, dimension: usize, within: Duration) -> Option<Arc<PatternDatabases>> {
         let mut loaded = self.0.subscribe();
         // The slot owns the sender, so waiting can only end by the condition or the timeout.
-        let arrived = loaded.wait_for(|loaded| {
-            loaded.databases.is_some() || !loaded.loading || loaded.dimension != Some(dimension)
-        });
+        let arrived = loaded
+            .wait_for(|loaded| loaded.databases.is_some() || !loaded.loading || loaded.dimension != Some(dimension));
         let _ = tokio::time::timeout(within, arrived).await;
         self.get()
     }
