@@ -154,10 +154,13 @@ impl Mix {
     }
 
     /// The `index`-th call of the run: kinds are dealt in proportion to their weights, each
-    /// kind cycling through its boards.
+    /// kind cycling through its boards. Each round of `total` calls visits the weights' slots
+    /// in a stride that is prime to `total`, so the kinds are interleaved in time rather than
+    /// sent in blocks (a block of slow calls would hold every search slot at once and queue the
+    /// next block behind it, and the latencies would measure the dealing order).
     pub fn call(&self, index: u64) -> Call {
         let total = self.total().max(1);
-        let mut slot = index % total;
+        let mut slot = index % total * stride(total) % total;
         let mut kind = Kind::Trivial;
         for &(candidate, weight) in &self.weights {
             kind = candidate;
@@ -192,6 +195,18 @@ pub enum Verdict {
     WrongAnswer,
     /// A status this kind of call must not get.
     UnexpectedStatus,
+}
+
+/// The least number from 3/8 of `total` up that is prime to it: a step that visits every slot
+/// of a round once, far apart.
+fn stride(total: u64) -> u64 {
+    let coprime = |mut a: u64, mut b: u64| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a == 1
+    };
+    (total * 3 / 8..).find(|&step| coprime(step, total)).unwrap_or(1)
 }
 
 fn pick<T>(items: &[T], round: u64) -> &T {
@@ -299,6 +314,17 @@ mod tests {
         let kinds: Vec<Kind> = (0..8).map(|index| mix.call(index).kind).collect();
         assert_eq!(kinds.iter().filter(|&&kind| kind == Kind::Bad).count(), 2);
         assert_eq!(kinds.iter().filter(|&&kind| kind == Kind::Trivial).count(), 6);
+        // The default mix: every round of 100 calls holds each kind its weight's worth, and the
+        // five cancelled calls lie apart, not in one block.
+        let mix = Mix::default();
+        for round in 0..3 {
+            let kinds: Vec<Kind> = (round * 100..(round + 1) * 100).map(|index| mix.call(index).kind).collect();
+            for (kind, weight) in [(Kind::Trivial, 40), (Kind::Bad, 10), (Kind::Cancelled, 5)] {
+                assert_eq!(kinds.iter().filter(|&&dealt| dealt == kind).count(), weight, "{kind:?}");
+            }
+            let cancelled: Vec<usize> = (0..100).filter(|&i| kinds[i] == Kind::Cancelled).collect();
+            assert!(cancelled.windows(2).all(|pair| pair[1] - pair[0] > 5), "cancelled calls at {cancelled:?}");
+        }
         assert_eq!("4x4=0".parse::<Mix>(), Err(MixError::Empty));
         assert_eq!("15=2".parse::<Mix>(), Err(MixError::Kind("15".into())));
         assert_eq!("4x4".parse::<Mix>(), Err(MixError::Entry("4x4".into())));
