@@ -47,7 +47,7 @@ mod direct;
 mod lend;
 mod limits;
 
-pub use busy::{BUSY_METADATA, is_busy};
+pub use busy::{BUSY_METADATA, NO_RETRY_METADATA, is_busy};
 use call::Call;
 use deadline::deadline;
 pub use limits::{DEFAULT_PROGRESS_INTERVAL, DEFAULT_QUEUE_TIMEOUT, Limits};
@@ -450,7 +450,7 @@ impl From<SearchError> for Status {
         match error {
             SearchError::NodeBudgetExhausted { .. }
             | SearchError::MemoryBudgetExhausted { .. }
-            | SearchError::TimeLimitExceeded { .. } => Status::resource_exhausted(message),
+            | SearchError::TimeLimitExceeded { .. } => busy::spent(message),
             SearchError::DeadlineExceeded { .. } => Status::deadline_exceeded(message),
             SearchError::Cancelled { .. } => Status::cancelled(message),
             SearchError::Unsupported { .. } | SearchError::InvalidOptions(_) => Status::invalid_argument(message),

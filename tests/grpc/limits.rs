@@ -12,7 +12,7 @@ use crate::common::{
     start_with_limits, status_after_progress,
 };
 use npuzzle::proto::{self, solve_stream_response::Event};
-use npuzzle::service::{BUSY_METADATA, Limits, is_busy};
+use npuzzle::service::{BUSY_METADATA, Limits, NO_RETRY_METADATA, is_busy};
 use tonic::{Code, Request, Status};
 
 /// The value of the busy mark in `status`'s metadata, if it has one.
@@ -77,6 +77,8 @@ async fn the_node_budget_answers_resource_exhausted_naming_the_limit() {
     assert!(status.message().contains("max_expanded_nodes"), "says what to try: {status:?}");
     assert_eq!(busy_mark(&status), None, "a spent budget is not busy: {status:?}");
     assert!(!is_busy(&status));
+    let pushback = status.metadata().get(NO_RETRY_METADATA).and_then(|value| value.to_str().ok());
+    assert_eq!(pushback, Some("-1"), "a spent budget tells retry policies not to retry: {status:?}");
 }
 
 #[tokio::test]
