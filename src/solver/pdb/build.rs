@@ -566,7 +566,7 @@ impl<G: Grid, W: Word> Search<'_, G, W> {
             if before & before >> 1 & LOW_BITS == 0 {
                 G::record(&self.table, rank, &cells[..k], self.goals, depth);
             }
-            weights[last as usize] = 1;
+            weights[last as usize] = self.weights[k - 1];
             let free = !(prefix.used | 1 << last) & prefix.all;
             let region = bits.cells_of(queued_here, free);
             queued += self.slide_into(&weights, rank, free, region, depth, pending, bits);
