@@ -108,6 +108,7 @@ impl From<proto::Optimality> for Optimality {
             proto::Optimality::Unspecified | proto::Optimality::Minimum => Optimality::Minimum,
             proto::Optimality::Bounded => Optimality::Bounded,
             proto::Optimality::Fast => Optimality::Fast,
+            proto::Optimality::Anytime => Optimality::Anytime,
         }
     }
 }
@@ -118,6 +119,7 @@ impl From<Optimality> for proto::Optimality {
             Optimality::Minimum => proto::Optimality::Minimum,
             Optimality::Bounded => proto::Optimality::Bounded,
             Optimality::Fast => proto::Optimality::Fast,
+            Optimality::Anytime => proto::Optimality::Anytime,
         }
     }
 }
@@ -169,6 +171,7 @@ impl From<&ProgressReport> for proto::Progress {
             priority: report.priority,
             frontier_size: report.frontier_size,
             elapsed_micros: micros(report.elapsed),
+            best_moves: report.best_moves,
         }
     }
 }
@@ -204,7 +207,7 @@ mod tests {
         ] {
             assert_eq!(Heuristic::from(proto::Heuristic::from(heuristic)), heuristic);
         }
-        for optimality in [Optimality::Minimum, Optimality::Bounded, Optimality::Fast] {
+        for optimality in [Optimality::Minimum, Optimality::Bounded, Optimality::Fast, Optimality::Anytime] {
             assert_eq!(Optimality::from(proto::Optimality::from(optimality)), optimality);
         }
         assert_eq!(Optimality::from(proto::Optimality::Unspecified), Optimality::Minimum);

@@ -71,6 +71,9 @@ struct Method {
     /// For --optimality bounded: answers at most this many times the minimum (above 1).
     #[arg(long)]
     weight: Option<f64>,
+    /// Each board's time limit (`20s`, `1m`): when anytime answers; the other modes give up there.
+    #[arg(long, value_parser = humantime::parse_duration)]
+    time_limit: Option<Duration>,
     /// Where the pattern databases are cached [default: $NPUZZLE_CACHE_DIR, else
     /// $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle].
     #[arg(long)]
@@ -171,7 +174,7 @@ fn databases_for(dimensions: impl Iterator<Item = usize>, args: &Method) -> Resu
     }
     let mut dimensions: Vec<usize> = dimensions
         .flat_map(|dimension| match args.optimality {
-            Optimality::Fast => [4, 5].into_iter().filter(|&side| side <= dimension).collect(),
+            Optimality::Fast | Optimality::Anytime => [4, 5].into_iter().filter(|&side| side <= dimension).collect(),
             _ => Vec::from_iter(
                 solver::wants_pattern_databases(dimension, args.algorithm, args.heuristic).then_some(dimension),
             ),
@@ -246,6 +249,7 @@ fn solve_remotely(addr: &str, rows: &[Row], args: &Method) -> Result<Vec<Outcome
             max_expanded_nodes: None,
             optimality: args.optimality,
             weight: args.weight,
+            time_limit: args.time_limit,
         };
         let mut outcomes = Vec::with_capacity(rows.len());
         for row in rows {
@@ -263,7 +267,7 @@ fn right_length(moves: i32, expected: i32, args: &Method) -> bool {
     match args.optimality {
         Optimality::Minimum => moves == expected,
         Optimality::Bounded => f64::from(moves) <= args.weight.unwrap_or(1.0) * f64::from(expected),
-        Optimality::Fast => moves >= expected,
+        Optimality::Fast | Optimality::Anytime => moves >= expected,
     }
 }
 

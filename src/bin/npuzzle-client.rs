@@ -22,7 +22,7 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::{Parser, ValueEnum};
 use indicatif::{HumanCount, ProgressBar, ProgressStyle};
-use npuzzle::client::{self, Client, SolveOptions, solution_json, solution_text};
+use npuzzle::client::{self, Client, SolveOptions, StreamEvent, solution_json, solution_text};
 use npuzzle::solver::pdb::cache::file_name;
 use npuzzle::solver::{DatabaseSlot, Optimality, Partition, PatternDatabases, cache_dir, wants_pattern_databases};
 use npuzzle::text::moves_header;
@@ -56,12 +56,18 @@ struct Args {
     #[arg(long, value_enum, default_value_t = HeuristicArg::Auto)]
     heuristic: HeuristicArg,
     /// How short the answer must be: minimum (proven), bounded (at most --weight times the
-    /// minimum) or fast (any valid solution, every size).
+    /// minimum), fast (any valid solution, every size) or anytime (the shortest found by
+    /// --time-limit, optimal if proven by then, else with a proven lower bound).
     #[arg(long, value_enum, default_value_t = OptimalityArg::Minimum)]
     optimality: OptimalityArg,
     /// For --optimality bounded: the answer is at most this many times the minimum (above 1).
     #[arg(long, value_name = "W")]
     weight: Option<f64>,
+    /// The search's time limit (`20s`, `1m`, `500ms`; never above the server's): when anytime
+    /// answers, and where the other modes give up [default: the server's own limit; for
+    /// anytime, a margin before --timeout when it is set].
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    time_limit: Option<Duration>,
     /// Print the blank's moves (U D L R) on one line instead of the boards.
     #[arg(long, conflicts_with = "json")]
     moves: bool,
@@ -101,6 +107,7 @@ enum OptimalityArg {
     Minimum,
     Bounded,
     Fast,
+    Anytime,
 }
 
 impl From<OptimalityArg> for Optimality {
@@ -109,6 +116,7 @@ impl From<OptimalityArg> for Optimality {
             OptimalityArg::Minimum => Optimality::Minimum,
             OptimalityArg::Bounded => Optimality::Bounded,
             OptimalityArg::Fast => Optimality::Fast,
+            OptimalityArg::Anytime => Optimality::Anytime,
         }
     }
 }
@@ -293,10 +301,11 @@ async fn solve(args: &Args, board: &Board, databases: DatabaseSlot) -> Result<pr
         max_expanded_nodes: args.max_expanded_nodes,
         optimality: args.optimality.into(),
         weight: args.weight,
+        time_limit: args.time_limit,
     };
     if args.stream {
         let display = ProgressDisplay::new();
-        client.solve_stream(board, options, |progress| display.show(progress)).await
+        client.solve_stream(board, options, |event| display.show(event)).await
     } else {
         client.solve(board, options).await
     }
@@ -319,17 +328,27 @@ impl ProgressDisplay {
         ProgressDisplay(Some(bar))
     }
 
-    fn show(&self, progress: &proto::Progress) {
-        if let Some(bar) = &self.0 {
-            bar.set_message(format!(
-                "{} nodes expanded, priority {}, frontier {}, {:.1}s",
-                HumanCount(progress.nodes_expanded),
-                progress.priority,
-                HumanCount(progress.frontier_size),
-                Duration::from_micros(progress.elapsed_micros).as_secs_f64(),
-            ));
-        }
+    fn show(&self, event: StreamEvent<'_>) {
+        let (Some(bar), StreamEvent::Progress(progress)) = (&self.0, event) else { return };
+        bar.set_message(format!(
+            "{}{} nodes expanded, priority {}, frontier {}, {:.1}s",
+            best_and_gap(progress.best_moves, progress.priority),
+            HumanCount(progress.nodes_expanded),
+            progress.priority,
+            HumanCount(progress.frontier_size),
+            Duration::from_micros(progress.elapsed_micros).as_secs_f64(),
+        ));
     }
+}
+
+/// `best 93 ≥ 89, gap 4.5 %, ` once a solution is known (the gap is the part of the best
+/// length not yet proven needed), else nothing.
+fn best_and_gap(best: u32, bound: u32) -> String {
+    if best == 0 {
+        return String::new();
+    }
+    let gap = 100.0 * f64::from(best.saturating_sub(bound)) / f64::from(best);
+    format!("best {best} ≥ {bound}, gap {gap:.1} %, ")
 }
 
 impl Drop for ProgressDisplay {

@@ -44,6 +44,10 @@ pub struct SolveOptions {
     pub optimality: Optimality,
     /// For [`Optimality::Bounded`] only: the answer is at most this many times the minimum.
     pub weight: Option<f64>,
+    /// The search's time limit (never above the server's): when [`Optimality::Anytime`]
+    /// answers, and where the other modes give up. `None`: the server's own limit, or for
+    /// ANYTIME a margin before the call's deadline.
+    pub time_limit: Option<Duration>,
 }
 
 impl From<SolveOptions> for proto::SolveOptions {
@@ -54,6 +58,10 @@ impl From<SolveOptions> for proto::SolveOptions {
             max_expanded_nodes: options.max_expanded_nodes.unwrap_or(0),
             optimality: proto::Optimality::from(options.optimality).into(),
             weight: options.weight.unwrap_or(0.0),
+            // A limit past u32::MAX milliseconds (49 days) is past every server's own.
+            time_limit_ms: options
+                .time_limit
+                .map_or(0, |limit| u32::try_from(limit.as_millis()).unwrap_or(u32::MAX).max(1)),
         }
     }
 }
@@ -62,6 +70,15 @@ impl From<SolveOptions> for proto::SolveOptions {
 pub fn parse_address(address: &str) -> Result<Endpoint, ClientError> {
     let url = if address.contains("://") { address.to_string() } else { format!("http://{address}") };
     Endpoint::from_shared(url).map_err(|source| ClientError::Address { address: address.to_string(), source })
+}
+
+/// A message of a `SolveStream` before its final Solution, handed to the caller as it comes.
+#[derive(Debug, Clone, Copy)]
+pub enum StreamEvent<'a> {
+    /// A snapshot of the running search.
+    Progress(&'a proto::Progress),
+    /// ANYTIME only: a solution shorter than every one before it.
+    Improved(&'a proto::Solution),
 }
 
 /// A connection to an npuzzle server, with the deadline its calls get.
@@ -112,13 +129,13 @@ impl Client {
         self.within_deadline(async move { Ok(service.solve(request).await?.into_inner().solution) }).await
     }
 
-    /// `SolveStream`: the optimal solution of `board`, with each Progress message handed to
-    /// `on_progress` as it comes (at the server's own interval).
+    /// `SolveStream`: the solution of `board`, with each Progress message (at the server's own
+    /// interval) and each improved solution (ANYTIME) handed to `on_event` as it comes.
     pub async fn solve_stream(
         &self,
         board: &Board,
         options: SolveOptions,
-        mut on_progress: impl FnMut(&proto::Progress),
+        mut on_event: impl FnMut(StreamEvent<'_>),
     ) -> Result<proto::Solution, ClientError> {
         let message = proto::SolveStreamRequest {
             puzzle: Some(solve_stream_request::Puzzle::Board(board.into())),
@@ -132,7 +149,12 @@ impl Client {
             let mut stream = service.solve_stream(request).await?.into_inner();
             while let Some(message) = stream.message().await? {
                 match message.event {
-                    Some(solve_stream_response::Event::Progress(progress)) => on_progress(&progress),
+                    Some(solve_stream_response::Event::Progress(progress)) => {
+                        on_event(StreamEvent::Progress(&progress))
+                    }
+                    Some(solve_stream_response::Event::Improved(improved)) => {
+                        on_event(StreamEvent::Improved(&improved))
+                    }
                     Some(solve_stream_response::Event::Solution(solution)) => return Ok(Some(solution)),
                     None => {}
                 }

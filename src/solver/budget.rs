@@ -58,6 +58,9 @@ pub struct Meter<'a> {
     pub generated: u64,
     /// The largest frontier (A*) or deepest path (IDA*) seen so far.
     pub max_frontier: u64,
+    /// The length of the best solution known so far, 0 while there is none: reported with
+    /// every progress report.
+    pub best_moves: u32,
 }
 
 impl<'a> Meter<'a> {
@@ -84,6 +87,7 @@ impl<'a> Meter<'a> {
             expanded: 0,
             generated: 0,
             max_frontier: 0,
+            best_moves: 0,
         }
     }
 
@@ -120,6 +124,7 @@ impl<'a> Meter<'a> {
             priority,
             frontier_size: frontier,
             elapsed: self.started.elapsed(),
+            best_moves: self.best_moves,
         });
         Ok(())
     }

@@ -192,6 +192,9 @@ pub enum Optimality {
     Bounded,
     /// Any valid path, for every size, in milliseconds: see [`search::constructive`].
     Fast,
+    /// The shortest path found by the answer time, optimal when the proof finished by then,
+    /// else with the best lower bound proven: see [`search::anytime`].
+    Anytime,
 }
 
 impl fmt::Display for Optimality {
@@ -200,6 +203,7 @@ impl fmt::Display for Optimality {
             Optimality::Minimum => "minimum",
             Optimality::Bounded => "bounded",
             Optimality::Fast => "fast",
+            Optimality::Anytime => "anytime",
         })
     }
 }
@@ -208,7 +212,8 @@ impl std::str::FromStr for Optimality {
     type Err = UnknownName;
 
     fn from_str(name: &str) -> Result<Optimality, UnknownName> {
-        parse_name("optimality", name, &[Optimality::Minimum, Optimality::Bounded, Optimality::Fast])
+        let all = [Optimality::Minimum, Optimality::Bounded, Optimality::Fast, Optimality::Anytime];
+        parse_name("optimality", name, &all)
     }
 }
 
@@ -246,6 +251,8 @@ pub struct ProgressReport {
     pub frontier_size: u64,
     /// Time since the search started.
     pub elapsed: Duration,
+    /// The length of the best solution known so far, 0 while there is none.
+    pub best_moves: u32,
 }
 
 /// Receives progress while a search runs. It is called on the search's own thread, so it must
@@ -625,6 +632,7 @@ pub fn plan(dimension: usize, options: &Options) -> Result<Plan, SearchError> {
 fn check_optimality(options: &Options) -> Result<(), SearchError> {
     let invalid = |message: String| Err(SearchError::InvalidOptions(message));
     match (options.optimality, options.weight) {
+        (Optimality::Anytime, _) => invalid("optimality ANYTIME is not available in this build".into()),
         (Optimality::Bounded, None) => {
             invalid("optimality BOUNDED needs a weight above 1, such as 1.1, 1.5 or 2".into())
         }

@@ -26,6 +26,7 @@ const SLOW: SolveOptions = SolveOptions {
     max_expanded_nodes: None,
     optimality: Optimality::Minimum,
     weight: None,
+    time_limit: None,
 };
 
 #[tokio::test]
