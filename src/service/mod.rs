@@ -233,7 +233,10 @@ impl SolverService {
             heuristic: heuristic.into(),
             max_expanded_nodes: self.limits.node_budget(requested.max_expanded_nodes),
             max_memory_bytes: self.limits.max_search_memory,
-            max_search_time: Some(self.limits.max_search_time),
+            max_search_time: Some(match requested.time_limit_ms {
+                0 => self.limits.max_search_time,
+                ms => Duration::from_millis(u64::from(ms)).min(self.limits.max_search_time),
+            }),
             deadline,
             pattern_databases: self.pattern_databases.iter().filter_map(DatabaseSlot::get).collect(),
             optimality: optimality.into(),
@@ -478,6 +481,12 @@ impl Progress for StreamProgress {
             // A full channel means a slow client: it misses this update, the search goes on.
             let _ = self.events.try_send(event(Event::Progress(report.into())));
         }
+    }
+
+    fn improved(&mut self, solution: &Solution) {
+        // Like progress, never waited for: a slow client misses an improvement, and the final
+        // Solution, which is at least as short, still reaches it.
+        let _ = self.events.try_send(event(Event::Improved(proto::Solution::from(solution))));
     }
 }
 

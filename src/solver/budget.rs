@@ -10,7 +10,9 @@
 use std::time::{Duration, Instant};
 
 use super::helpers::Helpers;
-use super::{Options, Plan, Progress, ProgressReport, SearchError, SearchStats, Stop};
+use super::search::Found;
+use super::{Options, Plan, Progress, ProgressReport, SearchError, SearchStats, Solution, Stop};
+use crate::board::Board;
 
 /// Expanded nodes between two polls of the stop flag, the clock and the progress callback.
 /// About a millisecond of work for the fastest search, so a stop is seen well within 100 ms.
@@ -61,6 +63,8 @@ pub struct Meter<'a> {
     /// The length of the best solution known so far, 0 while there is none: reported with
     /// every progress report.
     pub best_moves: u32,
+    /// The highest bound a progress report has carried: what the search has proven so far.
+    proven: u32,
 }
 
 impl<'a> Meter<'a> {
@@ -88,6 +92,7 @@ impl<'a> Meter<'a> {
             generated: 0,
             max_frontier: 0,
             best_moves: 0,
+            proven: 0,
         }
     }
 
@@ -111,6 +116,7 @@ impl<'a> Meter<'a> {
     pub fn checkpoint(&mut self, priority: u32, frontier: u64) -> Result<(), SearchError> {
         self.next_check = self.expanded + CHECK_INTERVAL;
         self.max_frontier = self.max_frontier.max(frontier);
+        self.proven = self.proven.max(priority);
         if self.stop.is_stopped() {
             return Err(SearchError::Cancelled { expanded: self.expanded });
         }
@@ -177,6 +183,22 @@ impl<'a> Meter<'a> {
         let result = search(self);
         self.max_expanded = budget;
         result
+    }
+
+    /// The highest bound reported so far (IDA*: the threshold of the iteration running, every
+    /// lower one having failed).
+    pub fn proven(&self) -> u32 {
+        self.proven
+    }
+
+    /// Hands `found`, a path from `board` shorter than any before it, to the progress callback
+    /// as a checked [`Solution`], and reports its length from now on as the best known.
+    pub fn improved(&mut self, board: &Board, found: &Found) -> Result<(), SearchError> {
+        let lower_bound = found.lower_bound.max(self.proven);
+        let solution = Solution::from_path(board, found.path.clone(), lower_bound, self.stats())?;
+        self.best_moves = found.path.len() as u32;
+        self.progress.improved(&solution);
+        Ok(())
     }
 
     /// The expansions left in the node budget.

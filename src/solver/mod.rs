@@ -260,6 +260,10 @@ pub struct ProgressReport {
 pub trait Progress {
     /// Called every few thousand expanded nodes, and once at the start.
     fn report(&mut self, report: &ProgressReport);
+
+    /// Called by [`Optimality::Anytime`] with each solution shorter than every one before it,
+    /// before the search goes on; ignored by default.
+    fn improved(&mut self, _solution: &Solution) {}
 }
 
 impl<F: FnMut(&ProgressReport)> Progress for F {
@@ -593,7 +597,9 @@ impl fmt::Display for Plan {
 pub fn plan(dimension: usize, options: &Options) -> Result<Plan, SearchError> {
     check_optimality(options)?;
     let auto = options.algorithm == Algorithm::Auto && options.heuristic == Heuristic::Auto;
-    if options.optimality == Optimality::Fast || (auto && dimension == 3 && options.optimality == Optimality::Minimum) {
+    if matches!(options.optimality, Optimality::Fast | Optimality::Anytime)
+        || (auto && dimension == 3 && options.optimality == Optimality::Minimum)
+    {
         return Ok(Plan { algorithm: Algorithm::Auto, heuristic: Heuristic::Auto });
     }
     let has_databases = options.pattern_databases_for(dimension).is_some();
@@ -632,7 +638,12 @@ pub fn plan(dimension: usize, options: &Options) -> Result<Plan, SearchError> {
 fn check_optimality(options: &Options) -> Result<(), SearchError> {
     let invalid = |message: String| Err(SearchError::InvalidOptions(message));
     match (options.optimality, options.weight) {
-        (Optimality::Anytime, _) => invalid("optimality ANYTIME is not available in this build".into()),
+        (Optimality::Anytime, Some(weight)) => {
+            invalid(format!("weight {weight} is only for optimality BOUNDED; leave it unset for ANYTIME"))
+        }
+        (Optimality::Anytime, None) if options.algorithm != Algorithm::Auto || options.heuristic != Heuristic::Auto => {
+            invalid("optimality ANYTIME picks its own methods: leave the algorithm and heuristic unset".into())
+        }
         (Optimality::Bounded, None) => {
             invalid("optimality BOUNDED needs a weight above 1, such as 1.1, 1.5 or 2".into())
         }
@@ -648,6 +659,23 @@ fn check_optimality(options: &Options) -> Result<(), SearchError> {
         }
         _ => Ok(()),
     }
+}
+
+/// The most an ANYTIME answer is kept back before the caller's deadline: time to stop the
+/// search, check the path and send it.
+pub const ANSWER_MARGIN: Duration = Duration::from_millis(500);
+
+/// When an ANYTIME search answers: at its time limit ([`Options::max_search_time`], from now),
+/// or a margin before the caller's deadline if that comes first. The margin is a tenth of the
+/// time left, at most [`ANSWER_MARGIN`].
+fn answer_time(options: &Options) -> Option<Instant> {
+    let now = Instant::now();
+    let limit = options.max_search_time.and_then(|limit| now.checked_add(limit));
+    let before_deadline = options.deadline.map(|deadline| {
+        let left = deadline.saturating_duration_since(now);
+        deadline - (left / 10).min(ANSWER_MARGIN)
+    });
+    [limit, before_deadline].into_iter().flatten().min()
 }
 
 /// Whether a search for a board of dimension `dimension` with this algorithm and heuristic
@@ -675,8 +703,22 @@ pub fn solve(
     if !board.is_solvable() {
         return Ok(Solution::unsolvable(board));
     }
+    let anytime;
+    let options = match options.optimality {
+        Optimality::Anytime => {
+            anytime = Options { deadline: answer_time(options), max_search_time: None, ..options.clone() };
+            &anytime
+        }
+        _ => options,
+    };
     let mut meter = Meter::new(options, plan, board.dimension(), progress, stop);
     let found = match (options.optimality, plan.algorithm) {
+        (Optimality::Anytime, _) => search::anytime::solve(
+            board,
+            options.pattern_databases_for(4),
+            options.pattern_databases_for(5),
+            &mut meter,
+        )?,
         (Optimality::Fast, _) => search::constructive::solve(
             board,
             options.pattern_databases_for(4),

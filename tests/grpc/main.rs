@@ -7,6 +7,7 @@ mod process;
 #[path = "../support/mod.rs"]
 mod support;
 
+mod anytime;
 mod budgets;
 mod client;
 mod lifecycle;

@@ -6,8 +6,10 @@
 //! - [`idastar`]: IDA* over any [`Estimator`](super::heuristic::Estimator), plain or weighted.
 //! - [`eight`]: every 3×3 board answered from a complete table of distances.
 //! - [`constructive`]: FAST answers for every size: rows and columns placed, the rest searched.
+//! - [`anytime`]: ANYTIME answers: FAST first, then a proof search until the answer time.
 //! - `arena`: A*'s states, each stored once: packed words, or one flat vector for large boards.
 
+pub mod anytime;
 mod arena;
 pub mod astar;
 pub mod constructive;
