@@ -214,7 +214,7 @@ fn options(dimensions: impl Iterator<Item = usize>, args: &Method) -> Result<Opt
     Ok(Options {
         algorithm: args.algorithm,
         heuristic: args.heuristic,
-        max_search_time: None,
+        max_search_time: args.time_limit,
         pattern_databases: databases_for(dimensions, args)?,
         optimality: args.optimality,
         weight: args.weight,
