@@ -1,8 +1,12 @@
 //! `npuzzle-bench FILE`: solves every row of a benchmark file in one process (or through a
-//! running server with `--addr`) and prints `id<TAB>moves<TAB>expected<TAB>nodes<TAB>seconds`
-//! per row, then a `total` row. It exits 1 if any length is wrong (differs from the expected
-//! optimum; with `--optimality bounded`, exceeds `--weight` times it; with `fast`, never), 2 if
-//! a row cannot be read or solved.
+//! running server with `--addr`) and prints
+//! `id<TAB>moves<TAB>expected<TAB>nodes<TAB>seconds<TAB>bound<TAB>proven` per row (the lower
+//! bound proven, and `yes` when the answer is proven optimal), then a `total` row; with
+//! `--optimality anytime` the summary also gives how many were proven and the mean gap. It
+//! exits 1 if any answer is wrong (a length that differs from the expected optimum; with
+//! `--optimality bounded`, exceeds `--weight` times it; with `fast` and `anytime`, is shorter;
+//! or a bound above the optimum, or `optimal` on a longer path), 2 if a row cannot be read or
+//! solved.
 //!
 //! Rows are `id<TAB>optimal<TAB>tiles`, the tiles row-major and space-separated (0 = blank), the
 //! dimension the square root of their count; `#` lines are comments. The pattern databases are
@@ -65,7 +69,8 @@ struct Method {
     /// The heuristic: auto, hamming, manhattan, linear-conflict or pattern-database.
     #[arg(long, default_value = "auto")]
     heuristic: Heuristic,
-    /// How short each answer must be: minimum, bounded (needs --weight) or fast.
+    /// How short each answer must be: minimum, bounded (needs --weight), fast, or anytime (the
+    /// best found by --time-limit, with its proven bound).
     #[arg(long, default_value = "minimum")]
     optimality: Optimality,
     /// For --optimality bounded: answers at most this many times the minimum (above 1).
@@ -103,6 +108,15 @@ struct Outcome {
     moves: i32,
     nodes: u64,
     elapsed: Duration,
+    lower_bound: u32,
+    optimal: bool,
+}
+
+impl Outcome {
+    /// How far the answer may be from the optimum, by what was proven: (moves - bound) / bound.
+    fn gap(&self) -> f64 {
+        gap(self.moves, self.lower_bound)
+    }
 }
 
 fn main() -> ExitCode {
@@ -234,7 +248,13 @@ fn solve_locally(rows: &[Row], args: &Method) -> Result<Vec<Outcome>> {
             let started = Instant::now();
             let solution = npuzzle::solve(&row.board, &options, &mut NoProgress, &stop)
                 .with_context(|| format!("instance {}", row.id))?;
-            Ok(Outcome { moves: solution.moves(), nodes: solution.stats().nodes_expanded, elapsed: started.elapsed() })
+            Ok(Outcome {
+                moves: solution.moves(),
+                nodes: solution.stats().nodes_expanded,
+                elapsed: started.elapsed(),
+                lower_bound: solution.lower_bound(),
+                optimal: solution.is_optimal(),
+            })
         })
         .collect()
 }
@@ -256,19 +276,35 @@ fn solve_remotely(addr: &str, rows: &[Row], args: &Method) -> Result<Vec<Outcome
             let started = Instant::now();
             let solution = client.solve(&row.board, options).await.with_context(|| format!("instance {}", row.id))?;
             let nodes = solution.stats.map_or(0, |stats| stats.nodes_expanded);
-            outcomes.push(Outcome { moves: solution.moves, nodes, elapsed: started.elapsed() });
+            outcomes.push(Outcome {
+                moves: solution.moves,
+                nodes,
+                elapsed: started.elapsed(),
+                lower_bound: solution.lower_bound,
+                optimal: solution.optimal,
+            });
         }
         Ok(outcomes)
     })
 }
 
-/// Whether `moves` is a right length for a row whose optimum is `expected`.
-fn right_length(moves: i32, expected: i32, args: &Method) -> bool {
-    match args.optimality {
+/// (moves - bound) / bound: how far an answer of `moves` may be from the optimum, by what was
+/// proven.
+fn gap(moves: i32, lower_bound: u32) -> f64 {
+    f64::from(u32::try_from(moves).unwrap_or(0).saturating_sub(lower_bound)) / f64::from(lower_bound.max(1))
+}
+
+/// Whether `outcome` is a right answer for a row whose optimum is `expected`: its length, and
+/// what it claims to have proven.
+fn right_answer(outcome: &Outcome, expected: i32, args: &Method) -> bool {
+    let moves = outcome.moves;
+    let length = match args.optimality {
         Optimality::Minimum => moves == expected,
         Optimality::Bounded => f64::from(moves) <= args.weight.unwrap_or(1.0) * f64::from(expected),
         Optimality::Fast | Optimality::Anytime => moves >= expected,
-    }
+    };
+    let claims = i64::from(outcome.lower_bound) <= i64::from(expected) && (!outcome.optimal || moves == expected);
+    length && claims
 }
 
 /// Prints the table on stdout and a summary on stderr; true if every length was right.
@@ -277,8 +313,13 @@ fn report(rows: &[Row], outcomes: &[Outcome], args: &Args) -> Result<bool> {
     let mut wrong = Vec::new();
     for (row, outcome) in rows.iter().zip(outcomes) {
         let seconds = outcome.elapsed.as_secs_f64();
-        writeln!(out, "{}\t{}\t{}\t{}\t{seconds:.6}", row.id, outcome.moves, row.expected, outcome.nodes)?;
-        if !right_length(outcome.moves, row.expected, &args.method) {
+        let proven = if outcome.optimal { "yes" } else { "no" };
+        writeln!(
+            out,
+            "{}\t{}\t{}\t{}\t{seconds:.6}\t{}\t{proven}",
+            row.id, outcome.moves, row.expected, outcome.nodes, outcome.lower_bound
+        )?;
+        if !right_answer(outcome, row.expected, &args.method) {
             wrong.push(row.id.as_str());
         }
     }
@@ -286,7 +327,9 @@ fn report(rows: &[Row], outcomes: &[Outcome], args: &Args) -> Result<bool> {
     let expected: i64 = rows.iter().map(|row| i64::from(row.expected)).sum();
     let nodes: u64 = outcomes.iter().map(|outcome| outcome.nodes).sum();
     let total: Duration = outcomes.iter().map(|outcome| outcome.elapsed).sum();
-    writeln!(out, "total\t{moves}\t{expected}\t{nodes}\t{:.6}", total.as_secs_f64())?;
+    let bounds: u64 = outcomes.iter().map(|outcome| u64::from(outcome.lower_bound)).sum();
+    let proven = outcomes.iter().filter(|outcome| outcome.optimal).count();
+    writeln!(out, "total\t{moves}\t{expected}\t{nodes}\t{:.6}\t{bounds}\t{proven}", total.as_secs_f64())?;
     out.flush()?;
     if args.method.optimality != Optimality::Minimum {
         eprintln!("{moves} moves in all, {:.4} x the optima's {expected}", moves as f64 / expected.max(1) as f64);
@@ -304,8 +347,12 @@ fn report(rows: &[Row], outcomes: &[Outcome], args: &Args) -> Result<bool> {
             nodes as f64 / total.as_secs_f64().max(1e-9) / 1e6
         );
     }
+    if args.method.optimality == Optimality::Anytime && !outcomes.is_empty() {
+        let gap = outcomes.iter().map(Outcome::gap).sum::<f64>() / outcomes.len() as f64;
+        eprintln!("{proven} of {} proven optimal, mean proven gap {:.2} %", outcomes.len(), gap * 100.0);
+    }
     if !wrong.is_empty() {
-        eprintln!("wrong lengths: {}", wrong.join(", "));
+        eprintln!("wrong answers: {}", wrong.join(", "));
     }
     Ok(wrong.is_empty())
 }
@@ -344,15 +391,18 @@ struct Sample {
     moves: i32,
     manhattan: u32,
     elapsed: Duration,
+    lower_bound: u32,
+    optimal: bool,
 }
 
 /// Runs `npuzzle-bench random`: a row per size, `n<TAB>boards<TAB>moves<TAB>moves/manhattan
-/// <TAB>ms<TAB>max ms`, each a median but the last.
+/// <TAB>ms<TAB>max ms<TAB>proven<TAB>gap`, each a median but max ms and the count of answers
+/// proven optimal; gap is the median (moves - bound) / bound, in percent.
 fn run_random(args: &RandomArgs) -> Result<bool> {
     let options = options(args.sizes.iter().copied(), &args.method)?;
     let stop = Stop::new();
     let mut out = io::stdout().lock();
-    writeln!(out, "n\tboards\tmoves\tmoves/manhattan\tms\tmax ms")?;
+    writeln!(out, "n\tboards\tmoves\tmoves/manhattan\tms\tmax ms\tproven\tgap %")?;
     for &n in &args.sizes {
         let mut rng = Rng::new(args.seed.wrapping_add(n as u64));
         let samples = (0..args.boards.max(1))
@@ -361,14 +411,22 @@ fn run_random(args: &RandomArgs) -> Result<bool> {
                 let started = Instant::now();
                 let solution = npuzzle::solve(&board, &options, &mut NoProgress, &stop)
                     .with_context(|| format!("a random {n}x{n} board"))?;
-                Ok(Sample { moves: solution.moves(), manhattan: board.manhattan(), elapsed: started.elapsed() })
+                Ok(Sample {
+                    moves: solution.moves(),
+                    manhattan: board.manhattan(),
+                    elapsed: started.elapsed(),
+                    lower_bound: solution.lower_bound(),
+                    optimal: solution.is_optimal(),
+                })
             })
             .collect::<Result<Vec<Sample>>>()?;
         let moves = median(samples.iter().map(|sample| f64::from(sample.moves)));
         let ratio = median(samples.iter().map(|sample| f64::from(sample.moves) / f64::from(sample.manhattan.max(1))));
         let ms = median(samples.iter().map(|sample| sample.elapsed.as_secs_f64() * 1e3));
         let max = samples.iter().map(|sample| sample.elapsed.as_secs_f64() * 1e3).fold(0.0, f64::max);
-        writeln!(out, "{n}\t{}\t{moves:.0}\t{ratio:.3}\t{ms:.1}\t{max:.1}", samples.len())?;
+        let proven = samples.iter().filter(|sample| sample.optimal).count();
+        let gap = median(samples.iter().map(|sample| gap(sample.moves, sample.lower_bound) * 100.0));
+        writeln!(out, "{n}\t{}\t{moves:.0}\t{ratio:.3}\t{ms:.1}\t{max:.1}\t{proven}\t{gap:.1}", samples.len())?;
         out.flush()?;
     }
     Ok(true)

@@ -65,6 +65,12 @@ pub struct Meter<'a> {
     pub best_moves: u32,
     /// The highest bound a progress report has carried: what the search has proven so far.
     proven: u32,
+    /// While set, the bound every report carries instead of the running search's own (see
+    /// [`Meter::hold_bound`]).
+    held: Option<u32>,
+    /// Whether IDA* stops once its bound reaches [`Meter::best_moves`] (see
+    /// [`Meter::settle_on_best`]).
+    settle: bool,
 }
 
 impl<'a> Meter<'a> {
@@ -93,6 +99,8 @@ impl<'a> Meter<'a> {
             max_frontier: 0,
             best_moves: 0,
             proven: 0,
+            held: None,
+            settle: false,
         }
     }
 
@@ -116,6 +124,7 @@ impl<'a> Meter<'a> {
     pub fn checkpoint(&mut self, priority: u32, frontier: u64) -> Result<(), SearchError> {
         self.next_check = self.expanded + CHECK_INTERVAL;
         self.max_frontier = self.max_frontier.max(frontier);
+        let priority = self.held.unwrap_or(priority);
         self.proven = self.proven.max(priority);
         if self.stop.is_stopped() {
             return Err(SearchError::Cancelled { expanded: self.expanded });
@@ -185,10 +194,63 @@ impl<'a> Meter<'a> {
         result
     }
 
+    /// Runs `search` with the clock ending no later than `until`, so that one phase of a
+    /// search can be given a share of its time; when it runs out, the error is
+    /// [`SearchError::DeadlineExceeded`], and [`Meter::time_is_up`] tells whether the search's
+    /// own clock has passed too.
+    pub fn with_time_until<T>(
+        &mut self,
+        until: Instant,
+        search: impl FnOnce(&mut Meter<'a>) -> Result<T, SearchError>,
+    ) -> Result<T, SearchError> {
+        let clock = self.clock;
+        if clock.is_none_or(|clock| until < clock.at()) {
+            self.clock = Some(Clock::Deadline(until));
+        }
+        let result = search(self);
+        self.clock = clock;
+        result
+    }
+
+    /// The time left on the search's clock; `None` when it has none.
+    pub fn time_left(&self) -> Option<Duration> {
+        self.clock.map(|clock| clock.at().saturating_duration_since(Instant::now()))
+    }
+
+    /// Whether the search's clock has passed.
+    pub fn time_is_up(&self) -> bool {
+        self.time_left().is_some_and(|left| left.is_zero())
+    }
+
     /// The highest bound reported so far (IDA*: the threshold of the iteration running, every
     /// lower one having failed).
     pub fn proven(&self) -> u32 {
         self.proven
+    }
+
+    /// From now on every report carries `bound` (when `Some`) as its priority, whatever the
+    /// running search passes: searches of other boards than the root (the windows and suffixes
+    /// of a path, the last region of a big board) prove nothing about the root's distance, so
+    /// while they run, what was proven of the root stands. `None` lets the searches' own
+    /// bounds through again.
+    pub fn hold_bound(&mut self, bound: Option<u32>) {
+        self.held = bound;
+        if let Some(bound) = bound {
+            self.proven = self.proven.max(bound);
+        }
+    }
+
+    /// Makes IDA* stop with [`SearchError::BoundReached`] once its bound reaches the best
+    /// solution known ([`Meter::best_moves`]): that solution is then proven shortest, and the
+    /// last iteration, the most expensive, would only find another as long.
+    pub fn settle_on_best(&mut self) {
+        self.settle = true;
+    }
+
+    /// Whether a search that has proven `bound` for the root should stop (see
+    /// [`Meter::settle_on_best`]).
+    pub fn settled(&self, bound: u32) -> bool {
+        self.settle && self.best_moves != 0 && bound >= self.best_moves
     }
 
     /// Hands `found`, a path from `board` shorter than any before it, to the progress callback

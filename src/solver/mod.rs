@@ -549,6 +549,14 @@ pub enum SearchError {
         /// Why they cannot run on it.
         reason: String,
     },
+    /// ANYTIME's proof search reached the length of the best solution in hand, which is then
+    /// proven shortest. The anytime driver answers with that solution: `solve` never returns
+    /// this.
+    #[error("the proven bound {bound} reached the best solution's length")]
+    BoundReached {
+        /// The bound proven.
+        bound: u32,
+    },
     /// The pattern databases were asked for but are not loaded: a server is still loading or
     /// building them (a retry later succeeds), or a library caller gave none.
     #[error("the pattern databases are not loaded (yet): retry later, or ask for linear conflict, which needs none")]

@@ -1,17 +1,25 @@
 //! OPTIMALITY_ANYTIME over real gRPC: every board answered OK by its time limit, shorter
 //! solutions streamed as `improved` before the one final `solution`, the lower bound never above
-//! the known optimum, `optimal` only when proven, and a cancelled stream leaving no search.
+//! the known optimum, `optimal` only when proven, 3×3 and 4×4 (with tables) answers optimal, a
+//! 64×64 answer shorter than FAST's, and a cancelled stream leaving no search.
 
 use std::time::{Duration, Instant};
 
 use crate::common::{self, HARD_4X4, HARDEST_3X3, STOP_WITHIN, board, config, start, stream_request};
+use crate::support;
 use npuzzle::proto::{self, solve_stream_response::Event};
+use npuzzle::random::{Rng, random_board};
+use npuzzle::server::Config;
+use npuzzle::solver::DatabaseSlot;
 
 /// A 6×6 board from a random walk of 5,000 moves: no optimal search reaches it.
 const RANDOM_6X6: [u32; 36] = [
     26, 31, 27, 14, 16, 29, 10, 23, 7, 17, 20, 12, 30, 3, 1, 24, 32, 9, 8, 6, 35, 21, 19, 22, 15, 28, 25, 11, 2, 34,
     13, 5, 33, 4, 18, 0,
 ];
+
+/// puzzles/4x4-52.txt: 52 moves, proven on the small tables in well under a second.
+const FOUR_BY_FOUR_52: [u32; 16] = [12, 10, 4, 11, 1, 8, 13, 7, 3, 14, 15, 9, 2, 0, 5, 6];
 
 /// HARD_4X4's optimum.
 const HARD_4X4_MOVES: i32 = 80;
@@ -39,7 +47,12 @@ async fn stream(
     let request = stream_request(board, anytime(time_limit_ms), 10);
     let mut stream = server.client().await.solve_stream(request).await.expect("the stream starts").into_inner();
     let (mut improved, mut last) = (Vec::new(), None);
-    while let Some(message) = stream.message().await.expect("no error status: running out of time is an answer") {
+    loop {
+        let message = match stream.message().await {
+            Ok(Some(message)) => message,
+            Ok(None) => break,
+            Err(status) => panic!("no error status: running out of time is an answer, got {status:?}"),
+        };
         match message.event.expect("an event") {
             Event::Improved(solution) => {
                 assert!(last.is_none(), "an improved solution after the final one");
@@ -86,6 +99,35 @@ async fn a_6x6_is_answered_with_a_path_to_the_goal_and_a_bound() {
     assert_eq!(last.boards.last().map(|board| &board.tiles), Some(&goal), "the path ends at the goal");
     assert!(!last.optimal && last.lower_bound > 0);
     assert!(took < Duration::from_millis(400) + ANSWER_LATENESS, "answered after {took:?}");
+}
+
+#[tokio::test]
+async fn a_4x4_anytime_answer_with_tables_is_optimal() {
+    let databases = DatabaseSlot::new();
+    databases.fill(support::small_databases());
+    let server = start(Config { pattern_databases: databases, ..config() }).await;
+    let (improved, last, took) = stream(&server, board(4, &FOUR_BY_FOUR_52), 20_000).await;
+    println!("4x4 with tables: {} moves, bound {}, in {took:?}", last.moves, last.lower_bound);
+    assert_shrinking(&improved, &last);
+    assert_eq!((last.moves, last.lower_bound, last.optimal), (52, 52, true));
+    assert!(took < Duration::from_secs(10), "the proof ends the search: {took:?}");
+}
+
+#[tokio::test]
+async fn a_64x64_anytime_answer_is_shorter_than_fast() {
+    let server = start(config()).await;
+    let random = random_board(64, &mut Rng::new(64)).expect("a board");
+    let tiles: Vec<u32> = random.tiles().iter().map(|&tile| u32::from(tile)).collect();
+    let fast = proto::SolveOptions { optimality: proto::Optimality::Fast.into(), ..proto::SolveOptions::default() };
+    let request = common::solve_request(board(64, &tiles), Some(fast));
+    let fast =
+        server.client().await.solve(request).await.expect("FAST answers").into_inner().solution.expect("a solution");
+    let (improved, last, _) = stream(&server, board(64, &tiles), 1500).await;
+    assert_shrinking(&improved, &last);
+    assert!(last.moves < fast.moves, "anytime {} moves, FAST {}", last.moves, fast.moves);
+    assert_eq!(last.blank_moves.len() as i32, last.moves);
+    assert!(!last.optimal && last.lower_bound > 0);
+    println!("64x64: FAST {} moves, anytime {} (bound {})", fast.moves, last.moves, last.lower_bound);
 }
 
 #[tokio::test]

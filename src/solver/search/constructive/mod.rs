@@ -17,7 +17,7 @@
 //! makes their own placing cheaper later: a random 128×128 board takes about 2.9 times its
 //! Manhattan distance (3.8 times with routes that only avoid the tile being moved).
 
-mod beam;
+pub(in crate::solver::search) mod beam;
 mod grid;
 mod place;
 mod shorten;
@@ -38,6 +38,10 @@ pub const FINISH: usize = 4;
 /// The weight of the search that finishes the last 4×4 without pattern databases: a random
 /// 4×4 then takes thousands of nodes, not millions.
 pub const FINISH_WEIGHT: f64 = 1.5;
+
+/// The expansions the weighted search of the last 4×4 may take before the region is placed
+/// down to a 3×3 instead: tens of milliseconds.
+pub const FINISH_NODES: u64 = 200_000;
 
 /// The weight of the search that finishes a 5×5 region on the 5×5 pattern databases: it finds
 /// an answer in milliseconds (and alone finishes a larger board, whose length hardly depends on
@@ -81,6 +85,18 @@ pub fn solve(
     if n <= finish {
         return search(board, databases, Refinement::Full, meter);
     }
+    placed(board, finish, |rest, meter| search(rest, databases, Refinement::None, meter), meter)
+}
+
+/// `board`'s rows and columns placed until the unsolved region is `finish` wide, and that
+/// region solved by `last`. The lower bound is the root's linear conflict.
+fn placed(
+    board: &Board,
+    finish: usize,
+    last: impl FnOnce(&Board, &mut Meter<'_>) -> Result<Found, SearchError>,
+    meter: &mut Meter<'_>,
+) -> Result<Found, SearchError> {
+    let n = board.dimension();
     let mut grid = Grid::new(n, board.tiles());
     for corner in 0..n - finish {
         grid.transposed = false;
@@ -91,7 +107,7 @@ pub fn solve(
     grid.transposed = false;
     let offset = n - finish;
     let rest = region(&grid, offset)?;
-    let finish = search(&rest, databases, Refinement::None, meter)?;
+    let finish = last(&rest, meter)?;
     let mut path = grid.path;
     path.extend(finish.path);
     let lower_bound = LinearConflict::new(n).start(board.tiles());
@@ -142,9 +158,25 @@ fn search(
     let (heuristic, weight) = match (has_databases, board.dimension()) {
         (true, 5) => return refine(board, databases, refinement, meter),
         (true, _) => (Heuristic::PatternDatabase, Weight::ONE),
-        (false, _) => (Heuristic::LinearConflict, Weight::new(FINISH_WEIGHT)),
+        (false, _) => return without_databases(board, meter),
     };
     idastar::search(board, heuristic, databases, weight, meter)
+}
+
+/// A 4×4 (or smaller) answer without pattern databases: weighted IDA* with linear conflict
+/// within [`FINISH_NODES`] expansions, which a random 4×4 needs a small part of; the rare hard
+/// board that needs more has its top row and left column placed instead and the 3×3 left
+/// answered from its table, so the answer never takes more than milliseconds.
+fn without_databases(board: &Board, meter: &mut Meter<'_>) -> Result<Found, SearchError> {
+    let weighted = meter.with_node_allowance(FINISH_NODES, |meter| {
+        idastar::search(board, Heuristic::LinearConflict, None, Weight::new(FINISH_WEIGHT), meter)
+    });
+    match weighted {
+        Err(SearchError::NodeBudgetExhausted { .. }) if board.dimension() > eight::DIMENSION => {
+            placed(board, eight::DIMENSION, |rest, _| eight::solve(rest), meter)
+        }
+        found => found,
+    }
 }
 
 /// A 5×5 answer by weighted IDA* on the 5×5 pattern databases at [`FINISH_WEIGHT_5X5`]; for

@@ -93,6 +93,9 @@ where
     let mut last_iteration = 0;
     let helpers: Helpers = meter.helpers().clone();
     loop {
+        if meter.settled(proven) {
+            return Err(SearchError::BoundReached { bound: proven });
+        }
         meter.expand(proven, || 0)?;
         let before = meter.expanded;
         let limits = Bound { f: bound, weight, proven };

@@ -1,0 +1,217 @@
+//! ANYTIME answers: a FAST solution at once, then an improvement side that shortens it and a
+//! proof side that raises the lower bound, until the proof finishes, the bound reaches the
+//! best length, or the answer time comes; the best path in hand is returned with the best
+//! bound proven.
+//!
+//! - **First solution**: [`constructive::solve`] without the 4×4 tables, milliseconds on every
+//!   size.
+//! - **Improvement** (a share of the time, [`IMPROVE_SHARE`], where a proof can follow; all of
+//!   it on boards larger than 5×5): on a 5×5 with its pattern databases, beam searches of
+//!   ever wider beams ([`beams`]); then, on every size, windows of the path searched again
+//!   ([`window`]), in passes with ever longer windows.
+//! - **Proof** (4×4 and 5×5): IDA* with the strongest heuristic loaded; each iteration it
+//!   completes proves the next threshold. It finishes with an optimal path, or stops once its
+//!   bound reaches the best path's length, which is then proven shortest.
+//!
+//! Every shorter path is handed to [`Meter::improved`] as it is found (the windows' at most
+//! every [`REPORT_EVERY`]). Searches of other boards than the root prove nothing about the
+//! root, so the meter holds the root's bound while they run ([`Meter::hold_bound`]). Running
+//! out of time or nodes once a first solution is in hand is not an error here; the stop flag
+//! (the caller's cancel) still is.
+
+mod window;
+
+use std::time::{Duration, Instant};
+
+use crate::board::{Board, Direction};
+use crate::solver::heuristic::Estimator;
+use crate::solver::heuristic::linear_conflict::LinearConflict;
+use crate::solver::pdb::PatternDatabases;
+use crate::solver::search::constructive::{self, beam};
+use crate::solver::search::{Found, Weight, eight, idastar};
+use crate::solver::{Heuristic, Meter, SearchError};
+
+/// The largest side whose proof search can finish: IDA* with 5×5 pattern databases.
+pub const MAX_PROOF_DIMENSION: usize = 5;
+
+/// The share of the time the improvement side takes before the proof, where a proof can
+/// follow.
+pub const IMPROVE_SHARE: f64 = 0.3;
+
+/// The first beam's width on a 5×5: twice FAST's, whose path is already in hand.
+const FIRST_BEAM: usize = constructive::BEAM_WIDTH * 2;
+
+/// The bytes a beam of width 1 holds at most, over a path of a hundred moves: its layer's
+/// children and every layer's links. A beam is never wider than the memory budget allows.
+const BEAM_BYTES_PER_WIDTH: u64 = 1 << 10;
+
+/// A beam twice as wide takes a little more than twice as long: one starts only when this
+/// many times the last one's time is left.
+const BEAM_GROWTH: f64 = 2.2;
+
+/// The first windows' length, in moves; each pass that shortens nothing makes them half as
+/// long again, up to [`LONGEST_WINDOW`].
+const FIRST_WINDOW: usize = 12;
+
+/// The longest windows searched.
+const LONGEST_WINDOW: usize = 80;
+
+/// How often the windows hand their shortened path out while a pass runs (a path of a big
+/// board has hundreds of thousands of moves: each hand-out replays it).
+const REPORT_EVERY: Duration = Duration::from_millis(500);
+
+/// The shortest path from `board` (solvable) found before `meter`'s clock ends it, with what
+/// was proven; every shorter path found on the way is handed to [`Meter::improved`].
+pub fn solve(
+    board: &Board,
+    four: Option<&PatternDatabases>,
+    five: Option<&PatternDatabases>,
+    meter: &mut Meter<'_>,
+) -> Result<Found, SearchError> {
+    let n = board.dimension();
+    if n == eight::DIMENSION {
+        return eight::solve(board);
+    }
+    let estimator = LinearConflict::new(n);
+    meter.hold_bound(Some(estimator.value(&estimator.start(board.tiles()))));
+    // FAST solves a 4×4 (and a bigger board's last 4×4) optimally when its tables are loaded,
+    // which a hard one takes seconds to: the first solution here takes the weighted search,
+    // bounded in nodes, that FAST uses without them.
+    let first = constructive::solve(board, None, five, meter)?;
+    let mut best = Best::new(board, first, meter)?;
+    let databases = [four, five].into_iter().flatten().find(|databases| databases.dimension() == n);
+    let proof = n <= MAX_PROOF_DIMENSION;
+    if best.is_proven() {
+        return Ok(best.found);
+    }
+    let until = match (proof, meter.time_left()) {
+        (true, Some(left)) => Some(Instant::now() + left.mul_f64(IMPROVE_SHARE)),
+        _ => None,
+    };
+    let mut improving = |meter: &mut Meter<'_>| improve(&mut best, databases, meter);
+    let improved = match until {
+        Some(until) => meter.with_time_until(until, improving),
+        None => improving(meter),
+    };
+    match improved {
+        Ok(()) => {}
+        Err(error) if ends_improvement(&error) => {}
+        Err(error) => return Err(error),
+    }
+    if !proof || best.is_proven() || meter.time_is_up() {
+        return Ok(best.found);
+    }
+    meter.hold_bound(None);
+    meter.settle_on_best();
+    let heuristic = if databases.is_some() { Heuristic::PatternDatabase } else { Heuristic::LinearConflict };
+    match idastar::search(board, heuristic, databases, Weight::ONE, meter) {
+        Ok(optimal) => Ok(optimal),
+        Err(SearchError::BoundReached { .. }) => Ok(Found::optimal(best.found.path)),
+        Err(error) if ends_improvement(&error) => {
+            let lower_bound = best.found.lower_bound.max(meter.proven()).min(best.moves());
+            Ok(Found { path: best.found.path, lower_bound })
+        }
+        Err(error) => Err(error),
+    }
+}
+
+/// Whether `error` only ends a side's work, leaving the best path in hand as the answer: the
+/// clock or the node budget, not the caller's cancel.
+fn ends_improvement(error: &SearchError) -> bool {
+    matches!(
+        error,
+        SearchError::DeadlineExceeded { .. }
+            | SearchError::TimeLimitExceeded { .. }
+            | SearchError::NodeBudgetExhausted { .. }
+            | SearchError::MemoryBudgetExhausted { .. }
+    )
+}
+
+/// The improvement side: wider beams on a 5×5 with its databases, then windows of the path,
+/// until the clock ends it (its error) or no window shortens the path.
+fn improve(
+    best: &mut Best<'_>,
+    databases: Option<&PatternDatabases>,
+    meter: &mut Meter<'_>,
+) -> Result<(), SearchError> {
+    if let Some(databases) = databases.filter(|databases| databases.dimension() == beam::MAX_DIMENSION) {
+        beams(best, databases, meter)?;
+    }
+    windows(best, meter)
+}
+
+/// Beams of [`FIRST_BEAM`] boards a layer and then twice as wide each time, while the memory
+/// budget holds one and the time left is likely to finish one.
+fn beams(best: &mut Best<'_>, databases: &PatternDatabases, meter: &mut Meter<'_>) -> Result<(), SearchError> {
+    let heuristic = databases.heuristic();
+    let widest = usize::try_from(meter.max_memory_bytes() / BEAM_BYTES_PER_WIDTH).unwrap_or(usize::MAX);
+    let mut width = FIRST_BEAM;
+    let mut last = Duration::ZERO;
+    while width <= widest && !best.is_proven() {
+        if meter.time_left().is_some_and(|left| left < last.mul_f64(BEAM_GROWTH)) {
+            break;
+        }
+        let started = Instant::now();
+        if let Some(path) = beam::search(best.board, &heuristic, width, best.moves() as usize - 1, meter)? {
+            best.offer(path, meter)?;
+        }
+        last = started.elapsed();
+        width *= 2;
+    }
+    Ok(())
+}
+
+/// Passes of windows over the best path, [`FIRST_WINDOW`] moves long while they shorten it,
+/// then longer, until windows of [`LONGEST_WINDOW`] moves shorten nothing.
+fn windows(best: &mut Best<'_>, meter: &mut Meter<'_>) -> Result<(), SearchError> {
+    let mut width = FIRST_WINDOW;
+    while width <= LONGEST_WINDOW && !best.is_proven() {
+        let mut path = best.found.path.clone();
+        let board = best.board;
+        let mut report = |path: &[Direction], meter: &mut Meter<'_>| best.offer(path.to_vec(), meter);
+        let passed = window::pass(board.dimension(), board.tiles(), &mut path, width, meter, REPORT_EVERY, &mut report);
+        // Even a pass the clock stopped leaves a valid path.
+        let shortened = path.len() < best.found.path.len();
+        if shortened {
+            best.offer(path, meter)?;
+        }
+        passed?;
+        if !shortened {
+            width += width / 2;
+        }
+    }
+    Ok(())
+}
+
+/// The best path known from the root.
+struct Best<'a> {
+    board: &'a Board,
+    found: Found,
+}
+
+impl<'a> Best<'a> {
+    /// `first`, handed out as the first solution.
+    fn new(board: &'a Board, first: Found, meter: &mut Meter<'_>) -> Result<Best<'a>, SearchError> {
+        meter.improved(board, &first)?;
+        Ok(Best { board, found: first })
+    }
+
+    fn moves(&self) -> u32 {
+        self.found.path.len() as u32
+    }
+
+    /// Whether the path is as short as the bound proven.
+    fn is_proven(&self) -> bool {
+        self.found.lower_bound >= self.moves()
+    }
+
+    /// Takes `path` and hands it out if it is shorter than the best.
+    fn offer(&mut self, path: Vec<Direction>, meter: &mut Meter<'_>) -> Result<(), SearchError> {
+        if path.len() < self.found.path.len() {
+            self.found.path = path;
+            self.found.lower_bound = self.found.lower_bound.max(meter.proven()).min(self.moves());
+            meter.improved(self.board, &self.found)?;
+        }
+        Ok(())
+    }
+}
