@@ -1,0 +1,69 @@
+// The live figures of a running search: nodes expanded, nodes per second, elapsed time, the
+// proven bound, and the best known length and the gap once a solution is known.
+
+import type { Progress } from "./gen/npuzzle_pb";
+import { Chart } from "./chart";
+
+/** The figures in `#progress` and the chart under them. */
+export class ProgressView {
+  private readonly chart: Chart;
+  private best = 0;
+  private last: { nodes: number; seconds: number } | null = null;
+
+  constructor(
+    private readonly list: HTMLElement,
+    chart: HTMLCanvasElement,
+  ) {
+    this.chart = new Chart(chart);
+  }
+
+  /** A new search. */
+  clear(): void {
+    this.best = 0;
+    this.last = null;
+    this.list.replaceChildren();
+    delete this.list.dataset.nodes;
+    this.chart.clear();
+  }
+
+  /** A better solution is known (an `improved` event, or the final answer). */
+  improved(moves: number): void {
+    this.best = moves;
+  }
+
+  /** Shows a progress message. */
+  show(progress: Progress): void {
+    const nodes = Number(progress.nodesExpanded);
+    const seconds = Number(progress.elapsedMicros) / 1e6;
+    const rate = this.last && seconds > this.last.seconds ? (nodes - this.last.nodes) / (seconds - this.last.seconds) : seconds > 0 ? nodes / seconds : 0;
+    this.last = { nodes, seconds };
+    this.best = progress.bestMoves || this.best;
+    const bound = progress.priority;
+    const figures: [string, string][] = [
+      ["Nodes expanded", nodes.toLocaleString()],
+      ["Nodes/s", Math.round(rate).toLocaleString()],
+      ["Elapsed", `${seconds.toFixed(1)} s`],
+      ["Proven bound", bound ? `≥ ${bound} moves` : "—"],
+      ["Best known", this.best ? `${this.best} moves` : "—"],
+      ["Gap", this.best && bound ? gap(this.best, bound) : "—"],
+    ];
+    this.list.replaceChildren(
+      ...figures.map(([name, value]) => {
+        const item = document.createElement("div");
+        const [term, detail] = [document.createElement("dt"), document.createElement("dd")];
+        term.textContent = name;
+        detail.textContent = value;
+        item.append(term, detail);
+        return item;
+      }),
+    );
+    this.list.dataset.nodes = String(nodes);
+    this.chart.add(seconds, bound, this.best);
+  }
+}
+
+/** The gap between the best known and the bound, in moves and as a share of the best. */
+function gap(best: number, bound: number): string {
+  const moves = Math.max(0, best - bound);
+  return `${moves} (${((moves / best) * 100).toFixed(1)}%)`;
+}
