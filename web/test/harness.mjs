@@ -61,9 +61,23 @@ export async function startServer(flags = []) {
   };
 }
 
-/** Debian's chromium, headless; no browser is downloaded. */
+/**
+ * Debian's chromium, headless; no browser is downloaded. Its background connections (updates,
+ * sync, lookups of its vendor's hosts) are turned off: a closed network refuses them, slowly.
+ */
 export function launchBrowser() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
 }
 
 /** The value of the Prometheus sample `name` (without labels), or undefined. */
