@@ -43,7 +43,8 @@ export class Chart {
     const samples = this.samples;
     if (samples.length === 0) return;
     const seconds = Math.max(samples[samples.length - 1].seconds, 1e-3);
-    const values = samples.flatMap((s) => (s.best > 0 ? [s.bound, s.best] : [s.bound]));
+    const values = samples.flatMap((s) => [s.bound, s.best]).filter((value) => value > 0);
+    if (values.length === 0) return;
     const [low, high] = [Math.min(...values), Math.max(...values)];
     const span = Math.max(1, high - low);
     const pad = 6 * ratio;

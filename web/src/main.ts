@@ -187,7 +187,7 @@ function answered(solution: Solution, start: Board | null): void {
     `Answered in ${seconds.toFixed(3)} s${method ? ` by ${method}` : ""}, ` +
       `${Number(stats?.nodesExpanded ?? 0).toLocaleString()} nodes expanded.`,
   );
-  if (solution.solvable && solution.moves > 0) progress.improved(solution.moves);
+  progress.answered(solution);
   if (!solution.solvable || !start) return;
   try {
     player.load(new Playback(start, solution.blankMoves));

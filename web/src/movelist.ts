@@ -45,8 +45,9 @@ export class MoveList {
     const playback = this.playback;
     if (!playback || playback.position === this.shown) return;
     const current = playback.position - 1;
-    const [first, count] = this.window();
-    if (current >= 0 && (current < first || current >= first + count - 1)) {
+    const [first] = this.window();
+    const visible = Math.max(1, Math.floor(this.container.clientHeight / ROW_HEIGHT));
+    if (current >= 0 && (current < first || current >= first + visible)) {
       this.container.scrollTop = this.offsetOf(Math.max(0, current - 2));
     }
     this.render();

@@ -46,6 +46,24 @@ export class Player {
     this.buttons.back.addEventListener("click", () => this.step(-1));
     this.buttons.forward.addEventListener("click", () => this.step(1));
     this.seek.addEventListener("input", () => this.jump(Number(this.seek.value)));
+    element("moves").addEventListener("keydown", (event) => this.key(event));
+  }
+
+  /** The move list's keys: up and down step, Home and End jump, space plays or pauses. */
+  private key(event: KeyboardEvent): void {
+    const playback = this.playback;
+    if (!playback) return;
+    const actions: Record<string, () => void> = {
+      ArrowUp: () => this.step(-1),
+      ArrowDown: () => this.step(1),
+      Home: () => this.jump(0),
+      End: () => this.jump(playback.length),
+      " ": () => (this.playing ? this.pause() : this.play()),
+    };
+    const action = actions[event.key];
+    if (!action) return;
+    event.preventDefault();
+    action();
   }
 
   /** The solution being shown, if any. */

@@ -1,7 +1,7 @@
 // The live figures of a running search: nodes expanded, nodes per second, elapsed time, the
 // proven bound, and the best known length and the gap once a solution is known.
 
-import type { Progress } from "./gen/npuzzle_pb";
+import type { Progress, Solution } from "./gen/npuzzle_pb";
 import { Chart } from "./chart";
 
 /** The figures in `#progress` and the chart under them. */
@@ -26,22 +26,33 @@ export class ProgressView {
     this.chart.clear();
   }
 
-  /** A better solution is known (an `improved` event, or the final answer). */
+  /** A better solution is known (an `improved` event). */
   improved(moves: number): void {
     this.best = moves;
   }
 
   /** Shows a progress message. */
   show(progress: Progress): void {
-    const nodes = Number(progress.nodesExpanded);
-    const seconds = Number(progress.elapsedMicros) / 1e6;
-    const rate = this.last && seconds > this.last.seconds ? (nodes - this.last.nodes) / (seconds - this.last.seconds) : seconds > 0 ? nodes / seconds : 0;
-    this.last = { nodes, seconds };
     this.best = progress.bestMoves || this.best;
-    const bound = progress.priority;
+    this.figures(Number(progress.nodesExpanded), Number(progress.elapsedMicros) / 1e6, progress.priority);
+  }
+
+  /** Shows the answer's final figures: what it proved and what it found. */
+  answered(solution: Solution): void {
+    if (!solution.solvable) return;
+    this.best = solution.moves;
+    const stats = solution.stats;
+    const seconds = Number(stats?.elapsedMicros ?? 0) / 1e6;
+    this.figures(Number(stats?.nodesExpanded ?? 0), Math.max(seconds, this.last?.seconds ?? 0), solution.lowerBound);
+  }
+
+  private figures(nodes: number, seconds: number, bound: number): void {
+    const last = this.last;
+    const rate = last && seconds > last.seconds ? (nodes - last.nodes) / (seconds - last.seconds) : seconds > 0 ? nodes / seconds : 0;
+    this.last = { nodes, seconds };
     const figures: [string, string][] = [
       ["Nodes expanded", nodes.toLocaleString()],
-      ["Nodes/s", Math.round(rate).toLocaleString()],
+      ["Nodes/s", Math.round(Math.max(0, rate)).toLocaleString()],
       ["Elapsed", `${seconds.toFixed(1)} s`],
       ["Proven bound", bound ? `≥ ${bound} moves` : "—"],
       ["Best known", this.best ? `${this.best} moves` : "—"],
