@@ -148,6 +148,7 @@ async function solve(): Promise<void> {
   running = abort;
   const start = board;
   player.load(null);
+  if (start) view.draw(start);
   progress.clear();
   headline.textContent = "";
   say("Searching…");
