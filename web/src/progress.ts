@@ -54,8 +54,8 @@ export class ProgressView {
       ["Nodes expanded", nodes.toLocaleString()],
       ["Nodes/s", Math.round(Math.max(0, rate)).toLocaleString()],
       ["Elapsed", `${seconds.toFixed(1)} s`],
-      ["Proven bound", bound ? `≥ ${bound} moves` : "—"],
-      ["Best known", this.best ? `${this.best} moves` : "—"],
+      ["Proven bound", bound ? `≥ ${moves(bound)}` : "—"],
+      ["Best known", this.best ? moves(this.best) : "—"],
       ["Gap", this.best && bound ? gap(this.best, bound) : "—"],
     ];
     this.list.replaceChildren(
@@ -71,6 +71,11 @@ export class ProgressView {
     this.list.dataset.nodes = String(nodes);
     this.chart.add(seconds, bound, this.best);
   }
+}
+
+/** "1 move", "2 moves". */
+function moves(count: number): string {
+  return `${count} move${count === 1 ? "" : "s"}`;
 }
 
 /** The gap between the best known and the bound, in moves and as a share of the best. */
