@@ -75,11 +75,11 @@ export class ProgressView {
 
 /** "1 move", "2 moves". */
 function moves(count: number): string {
-  return `${count} move${count === 1 ? "" : "s"}`;
+  return `${count.toLocaleString()} move${count === 1 ? "" : "s"}`;
 }
 
 /** The gap between the best known and the bound, in moves and as a share of the best. */
 function gap(best: number, bound: number): string {
   const moves = Math.max(0, best - bound);
-  return `${moves} (${((moves / best) * 100).toFixed(1)}%)`;
+  return `${moves.toLocaleString()} (${((moves / best) * 100).toFixed(1)}%)`;
 }
