@@ -94,7 +94,7 @@ function slideTo(cell: number): void {
   const tiles = from.tiles.slice();
   let blank = tiles.indexOf(0);
   const [row, col, blankRow, blankCol] = [Math.floor(cell / n), cell % n, Math.floor(blank / n), blank % n];
-  if (row !== blankRow && col !== blankCol) return;
+  if (cell === blank || (row !== blankRow && col !== blankCol)) return;
   const move: BlankMove = row < blankRow ? "U" : row > blankRow ? "D" : col < blankCol ? "L" : "R";
   while (blank !== cell) blank = applyMove(tiles, n, blank, move);
   setBoard({ n, tiles });
@@ -103,7 +103,7 @@ function slideTo(cell: number): void {
 /** The options the form asks for. */
 function options() {
   const chosen = optimality.value;
-  let seconds = Number(timeLimit.value || 0);
+  let seconds = Math.max(0, Number(timeLimit.value) || 0);
   if (chosen === "anytime" && !seconds) seconds = ANYTIME_DEFAULT_SECONDS;
   return {
     optimality: {
