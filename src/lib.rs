@@ -24,7 +24,8 @@
 //!   and nodes).
 //! - [`metrics`]: the Prometheus metrics' names and recording, and the exporter behind `--metrics-listen`.
 //! - [`server`] (`server/`): `run(listener, shutdown, config)`: the service with health and
-//!   reflection; `server/incoming.rs`, the listener, closed the moment shutdown begins.
+//!   reflection; `server/incoming.rs`, the listener, closed the moment shutdown begins;
+//!   `server/web.rs`, gRPC-Web for each service, the embedded page (`web/dist`) and CORS.
 //! - [`client`] (`client/`): the [`client::Client`] of a server (connect, `solve`,
 //!   `solve_stream`, the deadline); `client/embedded.rs`, the in-process server; `client/output.rs`,
 //!   a server's `Solution` into the spec's stdout or JSON.

@@ -16,6 +16,7 @@ use anyhow::Context;
 use bytesize::ByteSize;
 use clap::Parser;
 use clap::builder::RangedU64ValueParser;
+use http::HeaderValue;
 use npuzzle::board::{DEFAULT_MAX_DIMENSION, MAX_DIMENSION};
 use npuzzle::metrics;
 use npuzzle::server::{self, Config};
@@ -86,6 +87,22 @@ struct Flags {
     /// Serve Prometheus metrics at http://ADDR/metrics (e.g. 127.0.0.1:9090).
     #[arg(long, value_name = "ADDR")]
     metrics_listen: Option<SocketAddr>,
+    /// Serve neither the browser page at / nor gRPC-Web: HTTP/2 gRPC only.
+    #[arg(long)]
+    no_web: bool,
+    /// Let pages served from ORIGIN (e.g. https://puzzles.example.org) call over gRPC-Web
+    /// (CORS); repeatable. Without it, only the page this server serves can.
+    #[arg(long, value_name = "ORIGIN", value_parser = parse_origin)]
+    allow_origin: Vec<HeaderValue>,
+}
+
+/// An `--allow-origin` value: a header value, with no trailing slash, as browsers send it.
+fn parse_origin(origin: &str) -> anyhow::Result<HeaderValue> {
+    anyhow::ensure!(
+        !origin.ends_with('/') && origin.contains("://"),
+        "expected an origin such as https://example.org (a scheme, a host, maybe a port, no path)"
+    );
+    HeaderValue::from_str(origin).context("not a valid header value")
 }
 
 fn millis(duration: Duration) -> u64 {
@@ -110,6 +127,8 @@ impl Flags {
             max_message_bytes: self.max_message_bytes,
             pattern_databases: DatabaseSlot::new(),
             pattern_databases_5x5: DatabaseSlot::new(),
+            web: !self.no_web,
+            allowed_origins: self.allow_origin.clone(),
         }
     }
 

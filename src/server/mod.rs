@@ -1,5 +1,6 @@
 //! The npuzzle gRPC server: [`run`] serves the [`SolverService`], `grpc.health.v1` and server
-//! reflection (v1 and v1alpha) on a listener until its shutdown future completes. The server
+//! reflection (v1 and v1alpha) on a listener until its shutdown future completes; on the same
+//! port, unless [`Config::web`] is off, gRPC-Web and the browser page ([`web`]). The server
 //! binary, the client's embedded mode and the tests all start it the same way.
 //!
 //! Shutdown is graceful: health turns NOT_SERVING, the listener closes ([`incoming`]: new
@@ -13,7 +14,10 @@
 use std::future::Future;
 use std::time::Duration;
 
+use http::HeaderValue;
+
 mod incoming;
+mod web;
 
 use thiserror::Error;
 use tokio::net::TcpListener;
@@ -56,6 +60,10 @@ pub struct Config {
     /// boards get IDA* with linear conflict (and a request naming the pattern-database
     /// heuristic gets UNAVAILABLE).
     pub pattern_databases_5x5: DatabaseSlot,
+    /// Serve the browser page at `/` and gRPC-Web (over HTTP/1.1 too) beside HTTP/2 gRPC.
+    pub web: bool,
+    /// Origins of pages served elsewhere that may call over gRPC-Web (CORS); empty: none.
+    pub allowed_origins: Vec<HeaderValue>,
 }
 
 impl Default for Config {
@@ -66,6 +74,8 @@ impl Default for Config {
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             pattern_databases: DatabaseSlot::new(),
             pattern_databases_5x5: DatabaseSlot::new(),
+            web: true,
+            allowed_origins: Vec::new(),
         }
     }
 }
@@ -118,11 +128,15 @@ impl Server {
         let stopping = CancellationToken::new();
         let listener = Listener::new(listener);
         let signal = announce_shutdown(shutdown, health, listener.clone(), stopping.clone());
+        let routes = web::Services::new(self.config.web)
+            .add(health_service)
+            .add(reflection().build_v1()?)
+            .add(reflection().build_v1alpha()?)
+            .add(solver)
+            .into_routes(&self.config.allowed_origins);
         let serving = transport::Server::builder()
-            .add_service(health_service)
-            .add_service(reflection().build_v1()?)
-            .add_service(reflection().build_v1alpha()?)
-            .add_service(solver)
+            .accept_http1(self.config.web)
+            .add_routes(routes)
             .serve_with_incoming_shutdown(listener, signal);
         let drained = drain(stopping, &self.service, self.config.drain_timeout);
         let served = tokio::select! {

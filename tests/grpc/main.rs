@@ -14,3 +14,4 @@ mod lifecycle;
 mod limits;
 mod pattern_databases;
 mod solve;
+mod web;
