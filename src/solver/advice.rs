@@ -8,7 +8,9 @@ use super::{Algorithm, Heuristic, Plan};
 /// an error message: "try …", or, when `plan` is already the strongest, what is left to raise.
 ///
 /// IDA* with linear conflict runs on any size and needs no memory; pattern databases exist for
-/// 4×4 and 5×5 boards only; BOUNDED and FAST answers exist for every size.
+/// 4×4 and 5×5 boards only; ANYTIME, BOUNDED and FAST answers exist for every size. ANYTIME
+/// comes first among those: it answers by its time limit with the best path found and the
+/// bound proven, which is what a caller who hit a limit usually wants.
 pub fn stronger_methods(dimension: usize, plan: Plan) -> String {
     let mut methods = Vec::new();
     if PDB_DIMENSIONS.contains(&dimension) && plan.heuristic != Heuristic::PatternDatabase {
@@ -23,8 +25,10 @@ pub fn stronger_methods(dimension: usize, plan: Plan) -> String {
         _ => format!("try {}", methods.join(", or ")),
     };
     format!(
-        "{exact}; or, when an answer with a proven bound will do, ask for optimality OPTIMALITY_BOUNDED with \
-         a weight such as 1.5, or OPTIMALITY_FAST, which answers boards of every size at once"
+        "{exact}; or, when an answer with a proven bound will do, ask for optimality OPTIMALITY_ANYTIME with \
+         time_limit_ms (the best solution found by then, optimal if the proof finishes, else with the lower \
+         bound proven), OPTIMALITY_BOUNDED with a weight such as 1.5, or OPTIMALITY_FAST, which answers boards \
+         of every size at once"
     )
 }
 
@@ -61,6 +65,7 @@ mod tests {
         );
         let four = stronger_methods(4, linear_conflict);
         assert!(four.starts_with("try IDA* with pattern databases") && !four.contains("linear-conflict"), "{four}");
+        assert!(four.contains("OPTIMALITY_ANYTIME with time_limit_ms"), "{four}");
         let databases = stronger_methods(4, plan(Algorithm::IdaStar, Heuristic::PatternDatabase));
         assert!(databases.contains("strongest"), "{databases}");
     }

@@ -695,6 +695,11 @@ pub fn wants_pattern_databases(dimension: usize, algorithm: Algorithm, heuristic
         && matches!(heuristic, Heuristic::Auto | Heuristic::PatternDatabase)
 }
 
+/// The smallest side on which MINIMUM finds a FAST path before its IDA*: the length is then
+/// reported as the best known while the search runs, and ends it once the bound reaches it
+/// ([`search::anytime::minimum`]). Smaller boards are solved in less time than that path takes.
+pub const BEST_KNOWN_FROM: usize = 5;
+
 /// Solves `board` as `options.optimality` asks (optimally by default), or finds it
 /// unsolvable (moves = -1, no boards, no search).
 ///
@@ -740,13 +745,14 @@ pub fn solve(
                 Optimality::Bounded => Weight::new(options.weight.unwrap_or(1.0)),
                 _ => Weight::ONE,
             };
-            search::idastar::search(
-                board,
-                plan.heuristic,
-                options.pattern_databases_for(board.dimension()),
-                weight,
-                &mut meter,
-            )?
+            let databases = options.pattern_databases_for(board.dimension());
+            let optimal =
+                |meter: &mut Meter<'_>| search::idastar::search(board, plan.heuristic, databases, weight, meter);
+            if options.optimality == Optimality::Minimum && board.dimension() >= BEST_KNOWN_FROM {
+                search::anytime::minimum(board, options.pattern_databases_for(5), &mut meter, optimal)?
+            } else {
+                optimal(&mut meter)?
+            }
         }
     };
     let stats = meter.stats();

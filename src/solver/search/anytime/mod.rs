@@ -49,6 +49,10 @@ const BEAM_BYTES_PER_WIDTH: u64 = 1 << 10;
 /// many times the last one's time is left.
 const BEAM_GROWTH: f64 = 2.2;
 
+/// A beam may find a path this fraction (one in ten) longer than the best before its end is
+/// searched again.
+const BEAM_SLACK: usize = 10;
+
 /// The first windows' length, in moves; each pass that shortens nothing makes them half as
 /// long again, up to [`LONGEST_WINDOW`].
 const FIRST_WINDOW: usize = 12;
@@ -115,6 +119,31 @@ pub fn solve(
     }
 }
 
+/// MINIMUM by IDA* on a board of 5×5 or larger: a FAST path first, whose length every progress
+/// report then carries as the best known, then `optimal`, an IDA* that stops once its bound
+/// reaches that length, when the FAST path is proven shortest and is the answer.
+pub fn minimum(
+    board: &Board,
+    five: Option<&PatternDatabases>,
+    meter: &mut Meter<'_>,
+    optimal: impl FnOnce(&mut Meter<'_>) -> Result<Found, SearchError>,
+) -> Result<Found, SearchError> {
+    let estimator = LinearConflict::new(board.dimension());
+    meter.hold_bound(Some(estimator.value(&estimator.start(board.tiles()))));
+    let first = constructive::solve(board, None, five, meter);
+    meter.hold_bound(None);
+    let first = first?;
+    meter.best_moves = first.path.len() as u32;
+    if first.lower_bound >= meter.best_moves {
+        return Ok(Found::optimal(first.path));
+    }
+    meter.settle_on_best();
+    match optimal(meter) {
+        Err(SearchError::BoundReached { .. }) => Ok(Found::optimal(first.path)),
+        searched => searched,
+    }
+}
+
 /// Whether `error` only ends a side's work, leaving the best path in hand as the answer: the
 /// clock or the node budget, not the caller's cancel.
 fn ends_improvement(error: &SearchError) -> bool {
@@ -152,8 +181,11 @@ fn beams(best: &mut Best<'_>, databases: &PatternDatabases, meter: &mut Meter<'_
             break;
         }
         let started = Instant::now();
-        if let Some(path) = beam::search(best.board, &heuristic, width, best.moves() as usize - 1, meter)? {
-            best.offer(path, meter)?;
+        // A beam's path is shortened by searching its end again, so one a little longer than
+        // the best may still end shorter.
+        let depth = best.moves() as usize + best.moves() as usize / BEAM_SLACK;
+        if let Some(path) = beam::search(best.board, &heuristic, width, depth, meter)? {
+            best.offer(constructive::shorten_suffixes(best.board, path, Some(databases), meter)?, meter)?;
         }
         last = started.elapsed();
         width *= 2;

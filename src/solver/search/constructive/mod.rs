@@ -203,8 +203,21 @@ fn refine(
             Err(error) => return Err(error),
         }
     }
-    best.path = suffixes(board, best.path, meter, |from, meter| search(from, Weight::ONE, meter))?;
+    best.path = shorten_suffixes(board, best.path, databases, meter)?;
     Ok(best)
+}
+
+/// `path` from the 5×5 `board` with its suffixes searched again optimally on `databases` (see
+/// [`suffixes`]): what makes a beam's path short.
+pub(in crate::solver::search) fn shorten_suffixes(
+    board: &Board,
+    path: Vec<Direction>,
+    databases: Option<&PatternDatabases>,
+    meter: &mut Meter<'_>,
+) -> Result<Vec<Direction>, SearchError> {
+    suffixes(board, path, meter, |from, meter| {
+        idastar::search(from, Heuristic::PatternDatabase, databases, Weight::ONE, meter)
+    })
 }
 
 /// `path` from `board` with its suffixes replaced by shortest ones: from the board
