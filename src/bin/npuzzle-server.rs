@@ -3,8 +3,14 @@
 //! `--metrics-listen`, the Prometheus endpoint, binds the listener and hands everything to
 //! [`npuzzle::server::run`]; SIGINT or SIGTERM shuts it down gracefully and it exits 0.
 //!
+//! With `--tls-cert`/`--tls-key` it serves TLS (SIGHUP reloads the certificates), with
+//! `--tls-client-ca` mTLS, with `--auth-token-file` access tokens; see [`security`].
+//!
 //! `--prepare` instead builds (or checks) the pattern-database files the server would use and
 //! exits: the step a container image or a deploy runs, so servers start warm.
+
+#[path = "npuzzle-server/security.rs"]
+mod security;
 
 use std::io::IsTerminal;
 use std::net::SocketAddr;
@@ -86,6 +92,8 @@ struct Flags {
     /// Serve Prometheus metrics at http://ADDR/metrics (e.g. 127.0.0.1:9090).
     #[arg(long, value_name = "ADDR")]
     metrics_listen: Option<SocketAddr>,
+    #[command(flatten)]
+    security: security::SecurityFlags,
 }
 
 fn millis(duration: Duration) -> u64 {
@@ -110,6 +118,7 @@ impl Flags {
             max_message_bytes: self.max_message_bytes,
             pattern_databases: DatabaseSlot::new(),
             pattern_databases_5x5: DatabaseSlot::new(),
+            ..Config::default()
         }
     }
 
@@ -206,6 +215,7 @@ async fn shutdown_signal() {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let flags = Flags::parse();
+    npuzzle::server::tls::install_crypto_provider();
     tracing_subscriber::fmt()
         .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
         .with_writer(std::io::stderr)
@@ -221,9 +231,12 @@ async fn main() -> anyhow::Result<()> {
     // Bound before the pattern databases start: a server that cannot listen builds nothing.
     let listener =
         TcpListener::bind(flags.listen).await.with_context(|| format!("cannot listen on {}", flags.listen))?;
+    let config = flags.security.apply(flags.config())?;
     let [four, five] = flags.start_pattern_databases()?;
-    let config = Config { pattern_databases: four, pattern_databases_5x5: five, ..flags.config() };
+    let config = Config { pattern_databases: four, pattern_databases_5x5: five, ..config };
     let address = listener.local_addr().context("cannot read the bound address")?;
+    security::warn_if_exposed(address, &config);
+    security::reload_on_sighup(&config);
     info!(%address, ?config, "npuzzle-server listening");
     server::run(listener, shutdown_signal(), config).await?;
     Ok(())

@@ -9,21 +9,30 @@
 //! later if a client holds one open (a health watch, say). A client that keeps calling during
 //! the drain sees its new calls refused (the connection, or the stream by the GOAWAY), never
 //! sent, so safe to retry; no connection that carried a call is reset.
+//!
+//! Beyond loopback: [`tls`] (TLS and mTLS), [`auth`] (access tokens), [`limits`] (every
+//! HTTP/2 and connection limit, set explicitly) and [`connection`] (each connection held to
+//! its deadlines).
 
 use std::future::Future;
 use std::time::Duration;
 
+pub mod auth;
+pub mod connection;
 mod incoming;
+pub mod limits;
+pub mod tls;
 
 use thiserror::Error;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
+use tonic::codegen::InterceptedService;
 use tonic::transport;
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
 use tracing::{info, warn};
 
-use incoming::Listener;
+use incoming::{Admission, Listener};
 
 use crate::proto::{self, solver_service_server::SolverServiceServer};
 use crate::service::{Limits, RunningSearches, SolverService};
@@ -56,6 +65,12 @@ pub struct Config {
     /// boards get IDA* with linear conflict (and a request naming the pattern-database
     /// heuristic gets UNAVAILABLE).
     pub pattern_databases_5x5: DatabaseSlot,
+    /// The HTTP/2 and connection limits.
+    pub connections: limits::ConnectionLimits,
+    /// The certificates to serve TLS with; `None` serves plaintext.
+    pub tls: Option<tls::ServerTls>,
+    /// The access tokens `SolverService` calls must carry one of; `None` lets every call in.
+    pub access_tokens: Option<auth::AccessTokens>,
 }
 
 impl Default for Config {
@@ -66,6 +81,9 @@ impl Default for Config {
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             pattern_databases: DatabaseSlot::new(),
             pattern_databases_5x5: DatabaseSlot::new(),
+            connections: limits::ConnectionLimits::default(),
+            tls: None,
+            access_tokens: None,
         }
     }
 }
@@ -115,10 +133,15 @@ impl Server {
         set_health(&health, ServingStatus::Serving).await;
         let solver =
             SolverServiceServer::new(self.service.clone()).max_decoding_message_size(self.config.max_message_bytes);
+        let solver = InterceptedService::new(solver, auth::RequireToken(self.config.access_tokens.clone()));
         let stopping = CancellationToken::new();
-        let listener = Listener::new(listener);
+        let limits = self.config.connections;
+        let hard_age = limits.hard_age(self.config.limits.max_search_time);
+        let listener = Listener::new(listener, Admission { limits, hard_age, tls: self.config.tls.clone() });
         let signal = announce_shutdown(shutdown, health, listener.clone(), stopping.clone());
-        let serving = transport::Server::builder()
+        let serving = limits
+            .configure(transport::Server::builder())
+            .layer(connection::CallsLayer)
             .add_service(health_service)
             .add_service(reflection().build_v1()?)
             .add_service(reflection().build_v1alpha()?)
