@@ -59,6 +59,8 @@ async fn the_right_ca_is_trusted_by_the_client_and_by_grpcurl() {
         .args([
             "-cacert",
             &path(&ca_path),
+            "-servername",
+            "localhost",
             "-max-time",
             "30",
             &server.address.to_string(),
