@@ -1,6 +1,7 @@
 //! Connections that hold a descriptor and send nothing: 500 that never send a byte are all
 //! closed by the handshake timeout, while new clients are still served; one that sends its
-//! preface and then no call is closed by the idle timeout. The timeouts are shortened here
+//! preface and then no call is closed by the idle timeout; past `--max-connections`, a
+//! connection is closed at once while those under the cap are served. The timeouts are shortened here
 //! (2 s and 3 s; 10 s and 5 minutes by default) so that the test is quick.
 
 use std::time::{Duration, Instant};
@@ -75,6 +76,28 @@ async fn a_connection_idle_after_its_preface_is_closed_at_the_idle_timeout() {
             assert!(received.closed, "an idle connection was kept: {}", received.summary());
             assert!(took >= Duration::from_millis(2900), "closed before the idle timeout: {took:?}");
             format!("{}, {:.2} s after opening", received.summary(), took.as_secs_f64())
+        })
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_past_the_cap_is_closed_at_once() {
+    let mut target = Target::start(&["--max-connections", "3"]);
+    let address = target.server.address;
+    target
+        .under_attack("past --max-connections", async move {
+            // The normal client takes one of the three places first.
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let opened = Instant::now();
+            let _held = [
+                TcpStream::connect(address).await.expect("connects"),
+                TcpStream::connect(address).await.expect("connects"),
+            ];
+            let over = TcpStream::connect(address).await.expect("the kernel completes the handshake");
+            let closed = tokio::time::timeout(Duration::from_secs(1), until_closed(over, opened))
+                .await
+                .expect("the connection past the cap is closed at once");
+            format!("the 4th connection closed {:.1} ms after opening, 2 silent ones held", closed.as_secs_f64() * 1e3)
         })
         .await;
 }

@@ -2,7 +2,8 @@
 //! exposed beyond loopback is, each attack bounded in count and time:
 //! - [`streams`]: 2,000 streams on one connection, a rapid-reset flood, a 1 MB header block,
 //!   a message that declares 2 GB;
-//! - [`idle`]: 500 connections that send nothing, and one idle after its preface;
+//! - [`idle`]: 500 connections that send nothing, one idle after its preface, one past the
+//!   connection cap;
 //! - [`tokens`]: calls without, with a wrong and with the right access token;
 //! - [`tls`]: TLS and mTLS, refused certificates, plaintext against TLS, grpcurl;
 //! - [`harness`]: the normal client measured throughout, the server's memory and CPU;

@@ -89,6 +89,9 @@ impl SecurityFlags {
             Ok(_) => {}
             Err(error) => warn!(%error, "cannot raise the open-file limit"),
         }
+        if let Some(tls) = &tls {
+            info!(client_certificates = tls.requires_client_certificates(), "serving TLS");
+        }
         Ok(Config { connections, tls, access_tokens, ..config })
     }
 }
