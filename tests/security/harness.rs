@@ -17,6 +17,8 @@ use crate::process::Process;
 
 /// The most the normal client's p99 may be during an attack.
 const MAX_P99: Duration = Duration::from_millis(50);
+/// The least number of answers the normal client's p99 is taken from.
+const MIN_ANSWERS: usize = 100;
 /// The most the server's RSS may grow during an attack.
 const MAX_GROWTH: u64 = 64 << 20;
 
@@ -53,7 +55,9 @@ impl Target {
         let pid = self.server.pid();
         let before = rss::read(pid).expect("the server's memory").current;
         let stop = Arc::new(AtomicBool::new(false));
-        let prober = tokio::spawn(normal_client(self.server.url(), stop.clone()));
+        let (ready, connected) = tokio::sync::oneshot::channel();
+        let prober = tokio::spawn(normal_client(self.server.url(), stop.clone(), ready));
+        connected.await.expect("the normal client connected");
         let sampler = tokio::spawn(sample_rss(pid, stop.clone()));
         let received = attack.await;
         stop.store(true, Ordering::Release);
@@ -77,14 +81,17 @@ impl Target {
     }
 }
 
-/// Solves 3×3 boards one after the other until `stop`, on one connection; every call must
-/// succeed. Returns each call's latency.
-async fn normal_client(url: String, stop: Arc<AtomicBool>) -> Vec<Duration> {
+/// Solves 3×3 boards one after the other until `stop` (and at least [`MIN_ANSWERS`]), on one
+/// connection; every call must succeed. Says when its connection is up and its first call
+/// (not counted: it warms the connection) answered. Returns each call's latency.
+async fn normal_client(url: String, stop: Arc<AtomicBool>, ready: tokio::sync::oneshot::Sender<()>) -> Vec<Duration> {
     let client = Client::connect(&url).await.expect("the normal client connects");
     let boards = ["3\n0 1 3\n4 2 5\n7 8 6\n", "3\n1 2 3\n4 5 6\n0 7 8\n", "3\n4 1 3\n0 2 6\n7 5 8\n"];
     let boards: Vec<Board> = boards.iter().map(|text| npuzzle::text::parse_board(text).expect("a board")).collect();
+    client.solve(&boards[0], SolveOptions::default()).await.expect("the normal client's first call");
+    let _ = ready.send(());
     let mut latencies = Vec::new();
-    while !stop.load(Ordering::Acquire) || latencies.len() < 20 {
+    while !stop.load(Ordering::Acquire) || latencies.len() < MIN_ANSWERS {
         let board = &boards[latencies.len() % boards.len()];
         let started = Instant::now();
         let solution = client.solve(board, SolveOptions::default()).await.expect("the normal client is answered");

@@ -2,7 +2,7 @@
 //! block past the cap, a message that declares 2 GB. Each is answered on that connection
 //! alone, while the normal client on its own connection is served as usual.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use h2::Reason;
 use http::Request;
@@ -43,34 +43,52 @@ async fn a_rapid_reset_flood_ends_in_a_goaway_and_the_cpu_settles() {
             let tcp = TcpStream::connect(address).await.expect("connects");
             let (mut client, connection) = h2::client::handshake(tcp).await.expect("an HTTP/2 handshake");
             let connection = tokio::spawn(connection);
-            let mut sent = 0;
+            let (mut sent, mut refused) = (0, None);
             for _ in 0..10_000 {
-                let Ok(ready) = client.ready().await else { break };
-                client = ready;
+                client = match client.ready().await {
+                    Ok(ready) => ready,
+                    Err(error) => {
+                        refused = error.reason();
+                        break;
+                    }
+                };
                 let request = Request::post(format!("http://localhost{SOLVE}"))
                     .header("content-type", "application/grpc")
                     .body(())
                     .expect("a request");
-                let Ok((_response, mut stream)) = client.send_request(request, false) else { break };
-                stream.send_reset(Reason::CANCEL);
+                match client.send_request(request, false) {
+                    Ok((_response, mut stream)) => stream.send_reset(Reason::CANCEL),
+                    Err(error) => {
+                        refused = error.reason();
+                        break;
+                    }
+                }
                 sent += 1;
             }
+            // The GOAWAY's reason, as the connection or the last request saw it. The server closes
+            // the connection right after its GOAWAY, with the flood's frames still unread: the
+            // kernel then resets it, and the reset may reach the client before it has read the
+            // GOAWAY, which is then lost. Either way the server ended the connection mid-flood.
             let ended = tokio::time::timeout(Duration::from_secs(5), connection).await;
-            let reason = match ended {
-                Ok(Ok(Err(error))) => error.reason(),
-                _ => None,
+            let (reason, io_error) = match ended {
+                Ok(Ok(Err(error))) => (error.reason().or(refused), error.get_io().map(ToString::to_string)),
+                _ => (refused, None),
             };
-            assert_eq!(reason, Some(Reason::ENHANCE_YOUR_CALM), "the flood was not cut off ({sent} resets sent)");
-            let flood_over = Instant::now();
-            tokio::time::sleep(Duration::from_secs(1).saturating_sub(flood_over.elapsed())).await;
+            let seen = match (reason, io_error) {
+                (Some(Reason::ENHANCE_YOUR_CALM), _) => format!("GOAWAY {}", error_name(11)),
+                (None, Some(io)) if sent < 10_000 => {
+                    format!("the connection reset ({io}), its GOAWAY lost to the reset")
+                }
+                other => panic!("the flood was not cut off ({sent} resets sent): {other:?}"),
+            };
+            tokio::time::sleep(Duration::from_secs(1)).await;
             let (cpu_before, window) = (cpu_time(pid), Duration::from_millis(500));
             tokio::time::sleep(window).await;
             let busy = (cpu_time(pid) - cpu_before).as_secs_f64() / window.as_secs_f64();
             // The normal client's 3×3 calls still run: they take a few percent of a core.
             assert!(busy < 0.25, "1 s after the flood the server still uses {:.0} % of a core", busy * 100.0);
             format!(
-                "GOAWAY {} after {sent} of 10,000 HEADERS+RST_STREAM; server CPU 1 s later {:.1} % of a core",
-                error_name(u32::from(Reason::ENHANCE_YOUR_CALM)),
+                "{seen} after {sent} of 10,000 HEADERS+RST_STREAM; server CPU 1 s later {:.1} % of a core",
                 busy * 100.0
             )
         })
