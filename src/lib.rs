@@ -24,10 +24,13 @@
 //!   and nodes).
 //! - [`metrics`]: the Prometheus metrics' names and recording, and the exporter behind `--metrics-listen`.
 //! - [`server`] (`server/`): `run(listener, shutdown, config)`: the service with health and
-//!   reflection; `server/incoming.rs`, the listener, closed the moment shutdown begins;
-//!   `server/web.rs`, gRPC-Web for each service, the embedded page (`web/dist`) and CORS.
+//!   reflection; `server/incoming.rs`, the listener, closed the moment shutdown begins, with
+//!   the connection cap and the TLS handshake; `server/connection.rs`, each connection's
+//!   deadlines; `server/limits.rs`, the HTTP/2 and connection limits; `server/tls.rs`, TLS and
+//!   mTLS; `server/auth.rs`, access tokens; `server/web.rs`, gRPC-Web for each service, the
+//!   embedded page (`web/dist`) and CORS.
 //! - [`client`] (`client/`): the [`client::Client`] of a server (connect, `solve`,
-//!   `solve_stream`, the deadline); `client/embedded.rs`, the in-process server; `client/output.rs`,
+//!   `solve_stream`, the deadline); `client/tls.rs`, TLS, mTLS and the token; `client/embedded.rs`, the in-process server; `client/output.rs`,
 //!   a server's `Solution` into the spec's stdout or JSON.
 //! - [`load`]: load runs against a local server or proxy: a mix of calls, checked answers,
 //!   latency percentiles and status counts (`npuzzle-bench load`).

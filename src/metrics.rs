@@ -11,6 +11,8 @@
 //! | `npuzzle_searches_running` | gauge | | searches holding a search slot |
 //! | `npuzzle_searches_queued` | gauge | | requests waiting for a search slot |
 //! | `npuzzle_nodes_expanded_total` | counter | | nodes expanded by finished searches, answered or stopped |
+//! | `npuzzle_unauthenticated_total` | counter | | calls refused UNAUTHENTICATED: no access token, or a wrong one (they reach no method, so `npuzzle_requests_total` does not count them) |
+//! | `npuzzle_connections_refused_total` | counter | | connections closed at their accept: the server held `--max-connections` |
 //! | `npuzzle_pattern_databases_ready` | gauge | `partition` (`6-6-3`, `8-7` for the 7-8 tables) | 1 once those tables are loaded, 0 while they are awaited; new requests use the largest loaded |
 //!
 //! Requests the transport refuses before the service sees them (a message over
@@ -34,6 +36,10 @@ pub const SEARCHES_RUNNING: &str = "npuzzle_searches_running";
 pub const SEARCHES_QUEUED: &str = "npuzzle_searches_queued";
 /// Nodes expanded by finished searches.
 pub const NODES_EXPANDED: &str = "npuzzle_nodes_expanded_total";
+/// Calls refused for want of a right access token.
+pub const UNAUTHENTICATED: &str = "npuzzle_unauthenticated_total";
+/// Connections refused at the connection cap.
+pub const CONNECTIONS_REFUSED: &str = "npuzzle_connections_refused_total";
 /// Whether a partition's pattern databases are loaded, by `partition`.
 pub const PATTERN_DATABASES_READY: &str = "npuzzle_pattern_databases_ready";
 
@@ -73,6 +79,10 @@ pub fn serve(address: SocketAddr) -> Result<(), MetricsError> {
     describe_gauge!(SEARCHES_QUEUED, "Requests waiting for a search slot.");
     describe_counter!(NODES_EXPANDED, "Nodes expanded by finished searches.");
     describe_gauge!(PATTERN_DATABASES_READY, "1 once a partition's pattern databases are loaded.");
+    describe_counter!(UNAUTHENTICATED, "Calls refused UNAUTHENTICATED: no access token, or a wrong one.");
+    describe_counter!(CONNECTIONS_REFUSED, "Connections closed at their accept: the connection cap was reached.");
+    counter!(UNAUTHENTICATED).absolute(0);
+    counter!(CONNECTIONS_REFUSED).absolute(0);
     gauge!(SEARCHES_RUNNING).set(0.0);
     gauge!(SEARCHES_QUEUED).set(0.0);
     Ok(())
@@ -87,6 +97,16 @@ pub(crate) fn request_finished(method: &'static str, code: Code, elapsed: Durati
 /// Records the nodes a finished search expanded.
 pub(crate) fn nodes_expanded(nodes: u64) {
     counter!(NODES_EXPANDED).increment(nodes);
+}
+
+/// Records a call refused for want of a right access token.
+pub(crate) fn unauthenticated() {
+    counter!(UNAUTHENTICATED).increment(1);
+}
+
+/// Records a connection refused at the connection cap.
+pub(crate) fn connection_refused() {
+    counter!(CONNECTIONS_REFUSED).increment(1);
 }
 
 /// Records whether `partition`'s tables (named by their sizes, "8-7" for the 7-8 tables) are loaded.

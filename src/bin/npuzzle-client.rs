@@ -7,6 +7,10 @@
 //! the server left out (more than 4,194,304 tiles in all, see `Solution.boards`), with a note on
 //! stderr. Answers of up to 256 MiB are accepted, so a 128×128 answer arrives whole.
 //!
+//! An `https://` address is spoken to over TLS (`--tls-ca`, `--tls-cert`/`--tls-key` for mTLS,
+//! `--tls-server-name`); `--auth-token-file` or `NPUZZLE_TOKEN` gives the access token, which
+//! is never sent in plaintext to a host other than loopback.
+//!
 //! With neither `--addr` nor `NPUZZLE_ADDR` it starts the library's own server in-process on
 //! 127.0.0.1:0 and talks real gRPC to it, so `npuzzle-client < puzzle.txt` works alone.
 //!
@@ -22,7 +26,9 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::{Parser, ValueEnum};
 use indicatif::{HumanCount, ProgressBar, ProgressStyle};
-use npuzzle::client::{self, Client, SolveOptions, StreamEvent, solution_json, solution_text};
+use npuzzle::client::{
+    self, AccessToken, Client, ClientTls, Credentials, SolveOptions, StreamEvent, solution_json, solution_text,
+};
 use npuzzle::solver::pdb::cache::file_name;
 use npuzzle::solver::{DatabaseSlot, Optimality, Partition, PatternDatabases, cache_dir, wants_pattern_databases};
 use npuzzle::text::moves_header;
@@ -91,6 +97,21 @@ struct Args {
     /// $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle].
     #[arg(long, value_name = "DIR")]
     cache_dir: Option<PathBuf>,
+    /// For an https:// address: the CA certificates (PEM) to trust [default: the system's].
+    #[arg(long, value_name = "FILE")]
+    tls_ca: Option<PathBuf>,
+    /// For a server that requires mTLS: this client certificate chain (PEM); needs --tls-key.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// The name the server's certificate must carry, when the address is an IP.
+    #[arg(long, value_name = "NAME")]
+    tls_server_name: Option<String>,
+    /// A file whose first line is the access token to send (or set NPUZZLE_TOKEN).
+    #[arg(long, value_name = "FILE")]
+    auth_token_file: Option<PathBuf>,
 }
 
 /// `--algorithm`, as the command line spells it.
@@ -291,7 +312,10 @@ fn load_embedded_databases(args: &Args) -> anyhow::Result<Arc<PatternDatabases>>
 
 async fn solve(args: &Args, board: &Board, databases: DatabaseSlot) -> Result<proto::Solution, client::ClientError> {
     let client = match &args.addr {
-        Some(endpoint) => Client::connect_to(endpoint.clone()).await?,
+        Some(endpoint) => {
+            let credentials = credentials(args).map_err(client::ClientError::Credentials)?;
+            Client::connect_with(endpoint.clone(), credentials).await?
+        }
         None => Client::embedded(server::Config { pattern_databases: databases, ..server::Config::default() }).await?,
     }
     .with_deadline(args.timeout);
@@ -309,6 +333,34 @@ async fn solve(args: &Args, board: &Board, databases: DatabaseSlot) -> Result<pr
     } else {
         client.solve(board, options).await
     }
+}
+
+/// The TLS files and the token the flags (or `NPUZZLE_TOKEN`) name, read.
+fn credentials(args: &Args) -> io::Result<Credentials> {
+    let read = |path: &PathBuf| {
+        std::fs::read(path).map_err(|error| io::Error::new(error.kind(), format!("{}: {error}", path.display())))
+    };
+    let identity_pem = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => Some((read(cert)?, read(key)?)),
+        _ => None,
+    };
+    let wants_tls = args.tls_ca.is_some() || identity_pem.is_some() || args.tls_server_name.is_some();
+    let tls = wants_tls.then(|| -> io::Result<ClientTls> {
+        Ok(ClientTls {
+            ca_pem: args.tls_ca.as_ref().map(read).transpose()?,
+            identity_pem,
+            server_name: args.tls_server_name.clone(),
+        })
+    });
+    let token = match &args.auth_token_file {
+        Some(path) => Some(String::from_utf8_lossy(&read(path)?).lines().next().unwrap_or_default().to_owned()),
+        None => std::env::var("NPUZZLE_TOKEN").ok(),
+    };
+    let token = token
+        .map(|token| AccessToken::new(&token))
+        .transpose()
+        .map_err(|error| io::Error::new(io::ErrorKind::InvalidData, error.to_string()))?;
+    Ok(Credentials { tls: tls.transpose()?, token })
 }
 
 /// Live progress on stderr, drawn only when stderr is a terminal: a log or a pipe gets nothing.

@@ -3,8 +3,14 @@
 //! `--metrics-listen`, the Prometheus endpoint, binds the listener and hands everything to
 //! [`npuzzle::server::run`]; SIGINT or SIGTERM shuts it down gracefully and it exits 0.
 //!
+//! With `--tls-cert`/`--tls-key` it serves TLS (SIGHUP reloads the certificates), with
+//! `--tls-client-ca` mTLS, with `--auth-token-file` access tokens; see [`security`].
+//!
 //! `--prepare` instead builds (or checks) the pattern-database files the server would use and
 //! exits: the step a container image or a deploy runs, so servers start warm.
+
+#[path = "npuzzle-server/security.rs"]
+mod security;
 
 use std::io::IsTerminal;
 use std::net::SocketAddr;
@@ -94,6 +100,8 @@ struct Flags {
     /// (CORS); repeatable. Without it, only the page this server serves can.
     #[arg(long, value_name = "ORIGIN", value_parser = parse_origin)]
     allow_origin: Vec<HeaderValue>,
+    #[command(flatten)]
+    security: security::SecurityFlags,
 }
 
 /// An `--allow-origin` value: a header value, with no trailing slash, as browsers send it.
@@ -129,6 +137,7 @@ impl Flags {
             pattern_databases_5x5: DatabaseSlot::new(),
             web: !self.no_web,
             allowed_origins: self.allow_origin.clone(),
+            ..Config::default()
         }
     }
 
@@ -225,6 +234,7 @@ async fn shutdown_signal() {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let flags = Flags::parse();
+    npuzzle::server::tls::install_crypto_provider();
     tracing_subscriber::fmt()
         .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
         .with_writer(std::io::stderr)
@@ -240,9 +250,12 @@ async fn main() -> anyhow::Result<()> {
     // Bound before the pattern databases start: a server that cannot listen builds nothing.
     let listener =
         TcpListener::bind(flags.listen).await.with_context(|| format!("cannot listen on {}", flags.listen))?;
+    let config = flags.security.apply(flags.config())?;
     let [four, five] = flags.start_pattern_databases()?;
-    let config = Config { pattern_databases: four, pattern_databases_5x5: five, ..flags.config() };
+    let config = Config { pattern_databases: four, pattern_databases_5x5: five, ..config };
     let address = listener.local_addr().context("cannot read the bound address")?;
+    security::warn_if_exposed(address, &config);
+    security::reload_on_sighup(&config);
     info!(%address, ?config, "npuzzle-server listening");
     server::run(listener, shutdown_signal(), config).await?;
     Ok(())

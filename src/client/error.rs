@@ -27,6 +27,26 @@ pub enum ClientError {
         /// What the transport said.
         source: tonic::transport::Error,
     },
+    /// TLS could not be set up for the address.
+    #[error("cannot set up TLS for {uri}: {source}")]
+    Tls {
+        /// The server's URL.
+        uri: String,
+        /// What the transport said.
+        source: tonic::transport::Error,
+    },
+    /// TLS settings were given for an `http://` address.
+    #[error("TLS settings were given but {0} is not https://")]
+    TlsWithoutHttps(String),
+    /// An access token would go in plaintext to a host that is not this one.
+    #[error("refusing to send the access token in plaintext to {0}: use https://")]
+    TokenOverPlaintext(String),
+    /// A TLS file or the token file could not be read.
+    #[error("cannot read the credentials: {0}")]
+    Credentials(#[source] std::io::Error),
+    /// The access token is not visible ASCII.
+    #[error("the access token is not visible ASCII")]
+    BadToken,
     /// The in-process server could not be started.
     #[error("cannot start the in-process server: {0}")]
     Embedded(#[source] std::io::Error),

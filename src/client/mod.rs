@@ -5,12 +5,16 @@
 //! to the server as `grpc-timeout` and kept by a local timer too, with a passed deadline always
 //! reported as [`ClientError::DeadlineExceeded`] whatever status the server used for it.
 //!
+//! [`Client::connect_with`] adds [`tls::Credentials`]: TLS for `https://` addresses, mTLS, and
+//! an access token every call carries.
+//!
 //! [`Client::embedded`] starts the library's own server in this process (see [`embedded`]) and
 //! connects to it over TCP. [`output`] turns an answer into the spec's text or into JSON.
 
 pub mod embedded;
 mod error;
 pub mod output;
+pub mod tls;
 
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -20,6 +24,7 @@ use tonic::{Code, Request, Status};
 
 pub use error::ClientError;
 pub use output::{ResponseError, code_name, solution_json, solution_text};
+pub use tls::{AccessToken, ClientTls, Credentials};
 
 use crate::proto::solver_service_client::SolverServiceClient;
 use crate::proto::{self, solve_request, solve_stream_request, solve_stream_response};
@@ -86,6 +91,7 @@ pub enum StreamEvent<'a> {
 pub struct Client {
     service: SolverServiceClient<Channel>,
     deadline: Option<Duration>,
+    token: Option<AccessToken>,
 }
 
 impl Client {
@@ -96,6 +102,13 @@ impl Client {
 
     /// Connects to the server at `endpoint`, waiting at most [`CONNECT_TIMEOUT`].
     pub async fn connect_to(endpoint: Endpoint) -> Result<Client, ClientError> {
+        Client::connect_with(endpoint, Credentials::default()).await
+    }
+
+    /// Connects to the server at `endpoint` with `credentials` (see [`Credentials::endpoint`]
+    /// for what is refused), waiting at most [`CONNECT_TIMEOUT`].
+    pub async fn connect_with(endpoint: Endpoint, credentials: Credentials) -> Result<Client, ClientError> {
+        let endpoint = credentials.endpoint(endpoint)?;
         let uri = endpoint.uri().to_string();
         let channel = endpoint
             .connect_timeout(CONNECT_TIMEOUT)
@@ -103,7 +116,7 @@ impl Client {
             .await
             .map_err(|source| ClientError::Connect { uri, source })?;
         let service = SolverServiceClient::new(channel).max_decoding_message_size(MAX_RESPONSE_BYTES);
-        Ok(Client { service, deadline: None })
+        Ok(Client { service, deadline: None, token: credentials.token })
     }
 
     /// Starts `config`'s server inside this process (for the life of the tokio runtime) and
@@ -164,9 +177,13 @@ impl Client {
         .await
     }
 
-    /// A request that tells the server the deadline (`grpc-timeout`), so the search stops there.
+    /// A request that tells the server the deadline (`grpc-timeout`), so the search stops
+    /// there, and carries the access token.
     fn request<T>(&self, message: T) -> Request<T> {
         let mut request = Request::new(message);
+        if let Some(token) = &self.token {
+            request.metadata_mut().insert("authorization", token.header());
+        }
         if let Some(deadline) = self.deadline {
             request.set_timeout(deadline);
         }

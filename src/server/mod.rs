@@ -10,13 +10,21 @@
 //! later if a client holds one open (a health watch, say). A client that keeps calling during
 //! the drain sees its new calls refused (the connection, or the stream by the GOAWAY), never
 //! sent, so safe to retry; no connection that carried a call is reset.
+//!
+//! Beyond loopback: [`tls`] (TLS and mTLS), [`auth`] (access tokens), [`limits`] (every
+//! HTTP/2 and connection limit, set explicitly) and [`connection`] (each connection held to
+//! its deadlines).
 
 use std::future::Future;
 use std::time::Duration;
 
 use http::HeaderValue;
 
+pub mod auth;
+pub mod connection;
 mod incoming;
+pub mod limits;
+pub mod tls;
 mod web;
 
 use thiserror::Error;
@@ -27,7 +35,7 @@ use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
 use tracing::{info, warn};
 
-use incoming::Listener;
+use incoming::{Admission, Listener};
 
 use crate::proto::{self, solver_service_server::SolverServiceServer};
 use crate::service::{Limits, RunningSearches, SolverService};
@@ -64,6 +72,12 @@ pub struct Config {
     pub web: bool,
     /// Origins of pages served elsewhere that may call over gRPC-Web (CORS); empty: none.
     pub allowed_origins: Vec<HeaderValue>,
+    /// The HTTP/2 and connection limits.
+    pub connections: limits::ConnectionLimits,
+    /// The certificates to serve TLS with; `None` serves plaintext.
+    pub tls: Option<tls::ServerTls>,
+    /// The access tokens `SolverService` calls must carry one of; `None` lets every call in.
+    pub access_tokens: Option<auth::AccessTokens>,
 }
 
 impl Default for Config {
@@ -76,6 +90,9 @@ impl Default for Config {
             pattern_databases_5x5: DatabaseSlot::new(),
             web: true,
             allowed_origins: Vec::new(),
+            connections: limits::ConnectionLimits::default(),
+            tls: None,
+            access_tokens: None,
         }
     }
 }
@@ -126,15 +143,19 @@ impl Server {
         let solver =
             SolverServiceServer::new(self.service.clone()).max_decoding_message_size(self.config.max_message_bytes);
         let stopping = CancellationToken::new();
-        let listener = Listener::new(listener);
+        let limits = self.config.connections;
+        let hard_age = limits.hard_age(self.config.limits.max_search_time);
+        let listener = Listener::new(listener, Admission { limits, hard_age, tls: self.config.tls.clone() });
         let signal = announce_shutdown(shutdown, health, listener.clone(), stopping.clone());
         let routes = web::Services::new(self.config.web)
             .add(health_service)
             .add(reflection().build_v1()?)
             .add(reflection().build_v1alpha()?)
-            .add(solver)
+            .add_guarded(solver, auth::RequireToken(self.config.access_tokens.clone()))
             .into_routes(&self.config.allowed_origins);
-        let serving = transport::Server::builder()
+        let serving = limits
+            .configure(transport::Server::builder())
+            .layer(connection::CallsLayer)
             .accept_http1(self.config.web)
             .add_routes(routes)
             .serve_with_incoming_shutdown(listener, signal);

@@ -14,9 +14,9 @@ use axum::routing::get;
 use http::header::{self, HeaderName, HeaderValue};
 use http::{Method, Request, Response};
 use tonic::body::Body;
-use tonic::codegen::Service;
+use tonic::codegen::{InterceptedService, Service};
 use tonic::server::NamedService;
-use tonic::service::{LayerExt, Routes, RoutesBuilder};
+use tonic::service::{Interceptor, LayerExt, Routes, RoutesBuilder};
 use tonic_web::GrpcWebLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
@@ -59,7 +59,7 @@ impl Services {
     }
 
     /// Adds a gRPC service, wrapped in gRPC-Web when the page is on.
-    pub(super) fn add<S>(mut self, service: S) -> Services
+    pub(super) fn add<S>(self, service: S) -> Services
     where
         S: Service<Request<Body>, Response = Response<Body>, Error = Infallible>
             + NamedService
@@ -69,10 +69,26 @@ impl Services {
             + 'static,
         S::Future: Send + 'static,
     {
+        self.add_guarded(service, Ok)
+    }
+
+    /// Adds a gRPC service behind `interceptor`, which sees every call, gRPC-Web ones too:
+    /// it wraps the gRPC-Web translation, whose inner service must answer plain bodies.
+    pub(super) fn add_guarded<S, I>(mut self, service: S, interceptor: I) -> Services
+    where
+        S: Service<Request<Body>, Response = Response<Body>, Error = Infallible>
+            + NamedService
+            + Clone
+            + Send
+            + Sync
+            + 'static,
+        S::Future: Send + 'static,
+        I: Interceptor + Clone + Send + Sync + 'static,
+    {
         if self.web {
-            self.routes.add_service(GrpcWebLayer::new().named_layer(service));
+            self.routes.add_service(InterceptedService::new(GrpcWebLayer::new().named_layer(service), interceptor));
         } else {
-            self.routes.add_service(service);
+            self.routes.add_service(InterceptedService::new(service, interceptor));
         }
         self
     }

@@ -43,11 +43,17 @@ pub struct Process {
 
 impl Process {
     /// Starts `command` (quiet) and waits until `address` accepts connections.
-    pub fn start(mut command: Command, address: SocketAddr) -> Process {
+    pub fn start(command: Command, address: SocketAddr) -> Process {
+        Process::start_with_stderr(command, address, Stdio::null())
+    }
+
+    /// Starts `command` with its stderr to `stderr` and waits until `address` accepts
+    /// connections.
+    pub fn start_with_stderr(mut command: Command, address: SocketAddr, stderr: Stdio) -> Process {
         let child = command
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .unwrap_or_else(|error| panic!("cannot start {command:?}: {error}"));
         let mut process = Process { child, address };
@@ -69,6 +75,20 @@ impl Process {
         let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle-server"));
         command.args(["--listen", &address.to_string(), "--no-pattern-db"]).args(extra);
         Process::start(command, address)
+    }
+
+    /// Like [`Process::server`], with its log (stderr) written to `log`.
+    pub fn server_logged(extra: &[&str], log: &std::path::Path) -> Process {
+        let address = free_address();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle-server"));
+        command.args(["--listen", &address.to_string(), "--no-pattern-db"]).args(extra);
+        let file = std::fs::File::create(log).expect("create the server's log");
+        Process::start_with_stderr(command, address, Stdio::from(file))
+    }
+
+    /// Whether it is still running.
+    pub fn is_running(&mut self) -> bool {
+        self.child.try_wait().expect("the child's status").is_none()
     }
 
     /// Its `http://` URL.
