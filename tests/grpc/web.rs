@@ -1,6 +1,7 @@
 //! gRPC-Web and the page on the gRPC port: an HTTP/1.1 gRPC-Web call answered while an HTTP/2
 //! gRPC stream runs on the same port, the page served to a plain `GET /`, CORS only for the
-//! origins allowed, and with the web turned off, HTTP/1.1 refused as before.
+//! origins allowed, a gRPC-Web call refused without the access token when the server has
+//! tokens, and with the web turned off, HTTP/1.1 refused as before.
 
 use std::time::Duration;
 
@@ -148,4 +149,15 @@ async fn without_the_web_http1_is_not_served() {
     // HTTP/2 gRPC as ever.
     let solved = server.client().await.solve(solve_request(board(3, &PUZZLE04), None)).await.expect("solves");
     assert_eq!(solved.into_inner().solution.expect("a solution").moves, 4);
+}
+
+#[tokio::test]
+async fn grpc_web_calls_need_the_token_too() {
+    let tokens = npuzzle::server::auth::AccessTokens::new(["s3cret-token-for-the-web-test"]);
+    let server = start(Config { access_tokens: Some(tokens), ..config() }).await;
+    let request = solve_request(board(3, &PUZZLE04), None);
+    let (head, body) = http1(&server, &grpc_web_post(&server, &request)).await;
+    let answer = format!("{head}\n{}", String::from_utf8_lossy(&body).to_lowercase());
+    assert!(answer.contains("grpc-status: 16") || answer.contains("grpc-status:16"), "{answer}");
+    assert!(!answer.contains("minimum"), "no answer without a token: {answer}");
 }
