@@ -275,12 +275,18 @@ impl Board {
 /// slide `direction` into it, if there is one. Searches use it on their own packed states.
 #[inline]
 pub fn tile_to_slide(dimension: usize, blank: usize, direction: Direction) -> Option<usize> {
-    let n = dimension;
-    let (row, col) = (blank / n, blank % n);
+    tile_to_slide_in(dimension, dimension, blank, direction)
+}
+
+/// [`tile_to_slide`] on a rectangle of `rows` × `cols` cells: the part of a board a search
+/// confines itself to.
+#[inline]
+pub fn tile_to_slide_in(rows: usize, cols: usize, blank: usize, direction: Direction) -> Option<usize> {
+    let (row, col) = (blank / cols, blank % cols);
     match direction {
-        Direction::Up => (row + 1 < n).then(|| blank + n),
-        Direction::Down => (row > 0).then(|| blank - n),
-        Direction::Left => (col + 1 < n).then(|| blank + 1),
+        Direction::Up => (row + 1 < rows).then(|| blank + cols),
+        Direction::Down => (row > 0).then(|| blank - cols),
+        Direction::Left => (col + 1 < cols).then(|| blank + 1),
         Direction::Right => (col > 0).then(|| blank - 1),
     }
 }

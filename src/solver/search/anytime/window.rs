@@ -11,7 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::board::Direction;
+use crate::board::{Direction, tile_to_slide_in};
 use crate::solver::{Meter, SearchError};
 
 /// The expansions each window's search may take; one that needs more keeps its moves.
@@ -73,7 +73,7 @@ fn no_blank() -> SearchError {
 /// Slides the tile that moves `direction` on `board` (`rows` × `cols`, blank at `blank`) and
 /// returns where the blank is then; `None` when no tile can.
 fn slide(rows: usize, cols: usize, board: &mut [u16], blank: usize, direction: Direction) -> Option<usize> {
-    let from = tile_to_slide(rows, cols, blank, direction)?;
+    let from = tile_to_slide_in(rows, cols, blank, direction)?;
     board.swap(from, blank);
     Some(from)
 }
@@ -216,7 +216,7 @@ impl BoxSearch {
             if last == Some(direction.opposite()) {
                 continue;
             }
-            let Some(from) = tile_to_slide(self.rows, self.cols, self.blank, direction) else {
+            let Some(from) = tile_to_slide_in(self.rows, self.cols, self.blank, direction) else {
                 continue;
             };
             let tile = self.tiles[from];
@@ -241,14 +241,48 @@ impl BoxSearch {
     }
 }
 
-/// The cell of the tile that would slide `direction` into the blank at `blank`, on a board of
-/// `rows` × `cols`.
-fn tile_to_slide(rows: usize, cols: usize, blank: usize, direction: Direction) -> Option<usize> {
-    let (row, col) = (blank / cols, blank % cols);
-    match direction {
-        Direction::Up => (row + 1 < rows).then(|| blank + cols),
-        Direction::Down => (row > 0).then(|| blank - cols),
-        Direction::Left => (col + 1 < cols).then(|| blank + 1),
-        Direction::Right => (col > 0).then(|| blank - 1),
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::solver::{Algorithm, Heuristic, NoProgress, Options, Plan, Stop};
+
+    /// The blank's walk round the 2×2 block in the bottom-right corner: twelve moves that
+    /// bring a board back to itself.
+    fn round_the_block() -> Vec<Direction> {
+        [Direction::Down, Direction::Right, Direction::Up, Direction::Left].repeat(3)
+    }
+
+    fn run_pass(tiles: &[u16], path: &mut Vec<Direction>, width: usize) -> bool {
+        let plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::Manhattan };
+        let (mut progress, stop) = (NoProgress, Stop::new());
+        let mut meter = Meter::new(&Options::default(), plan, 4, &mut progress, &stop);
+        let mut report = |_: &[Direction], _: &mut Meter<'_>| Ok(());
+        pass(4, tiles, path, width, &mut meter, Duration::ZERO, &mut report).expect("a pass")
+    }
+
+    #[test]
+    fn a_window_that_comes_back_to_its_board_is_cut_out() {
+        let goal = Board::goal(4).expect("a goal");
+        let mut path = round_the_block();
+        assert!(run_pass(goal.tiles(), &mut path, 12));
+        assert!(path.is_empty(), "{path:?}");
+    }
+
+    #[test]
+    fn a_shortened_path_still_ends_where_the_old_one_did() {
+        let goal = Board::goal(4).expect("a goal");
+        // Away from the goal and back, with a detour: the windows may only shorten it.
+        let mut path = vec![Direction::Down, Direction::Down, Direction::Right];
+        path.extend(round_the_block());
+        path.extend([Direction::Left, Direction::Up, Direction::Up]);
+        let before = path.len();
+        run_pass(goal.tiles(), &mut path, 12);
+        assert!(path.len() < before);
+        let mut board = goal.clone();
+        for &direction in &path {
+            board = board.slide(direction).expect("a legal move").0;
+        }
+        assert_eq!(board, goal);
     }
 }
