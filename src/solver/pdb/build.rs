@@ -60,9 +60,9 @@ use std::thread;
 
 use super::entry;
 use super::error::PdbError;
+use super::grid::{flood, grow};
 use super::huge_pages;
 use super::index::{direct25, rank16, rank25, unrank};
-use super::lookup::PatternDatabases;
 use super::partition::{Partition, placements, table_len};
 
 /// Prefixes one worker scans before moving on to its next stretch.
@@ -75,9 +75,10 @@ const EXPANDED: u64 = 3;
 /// The low bit of every two-bit field of a word.
 const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 
-/// Builds every stored table of `partition`, one after the other, each on every core.
-pub fn build(partition: &Partition) -> Result<PatternDatabases, PdbError> {
-    let tables = partition
+/// Builds every stored table of `partition` (in [`Partition::stored`]'s order), one after the
+/// other, each on every core.
+pub fn build(partition: &Partition) -> Result<Vec<Vec<u8>>, PdbError> {
+    partition
         .stored()
         .map(|pattern| match (partition.dimension(), 16usize.saturating_sub(pattern.len())) {
             // Two bits per free cell: eight fit 16 bits, sixteen 32.
@@ -85,8 +86,7 @@ pub fn build(partition: &Partition) -> Result<PatternDatabases, PdbError> {
             (4, _) => build_table::<Four, AtomicU32>(pattern),
             _ => build_table::<Five, AtomicU64>(pattern),
         })
-        .collect::<Result<Vec<_>, _>>()?;
-    PatternDatabases::from_tables(partition.clone(), tables)
+        .collect()
 }
 
 /// One placement's word, shared between the build's workers: two bits per free cell.
@@ -169,32 +169,6 @@ impl Grid for Five {
     #[inline]
     fn record(table: &[AtomicU8], _: usize, cells: &[u8], _: &[u8], depth: u8) {
         table[direct25(cells.iter().map(|&cell| usize::from(cell)))].store(depth, Ordering::Relaxed);
-    }
-}
-
-/// `region` and the cells next to it, on a `dimension`² board (bits beyond the board may be set).
-#[inline]
-fn grow(dimension: usize, region: u32) -> u32 {
-    let left_column = (0..dimension).fold(0u32, |mask, row| mask | 1 << (row * dimension));
-    let right_column = left_column << (dimension - 1);
-    region
-        | (region << dimension)
-        | (region >> dimension)
-        | ((region << 1) & !left_column)
-        | ((region >> 1) & !right_column)
-}
-
-/// The cells of `free` connected to `seeds` through `free` (all masks of cells of a
-/// `dimension`² board).
-#[inline]
-pub(super) fn flood(dimension: usize, seeds: u32, free: u32) -> u32 {
-    let mut region = seeds & free;
-    loop {
-        let grown = grow(dimension, region) & free;
-        if grown == region {
-            return region;
-        }
-        region = grown;
     }
 }
 
@@ -734,21 +708,6 @@ mod tests {
                 }
             })
             .collect()
-    }
-
-    #[test]
-    fn flood_stays_inside_the_free_cells() {
-        // Cells 0 and 15 free, the rest blocked: two separate regions.
-        assert_eq!(flood(4, 1, 1 | 1 << 15), 1);
-        // The top row is one region, reaching down through cell 7.
-        assert_eq!(flood(4, 1, 0xF), 0xF);
-        assert_eq!(flood(4, 1, 0xF | 1 << 7), 0xF | 1 << 7);
-        // Cells 3 and 4 are consecutive but not neighbours: nothing wraps around a row's end.
-        assert_eq!(flood(4, 1 << 3, 1 << 3 | 1 << 4), 1 << 3);
-        assert_eq!(flood(4, 1 << 4, 1 << 3 | 1 << 4), 1 << 4);
-        // On 5×5, cells 4 and 5 are not neighbours either, and a column is one region.
-        assert_eq!(flood(5, 1 << 4, 1 << 4 | 1 << 5), 1 << 4);
-        assert_eq!(flood(5, 1, 0x0010_8421), 0x0010_8421);
     }
 
     #[test]

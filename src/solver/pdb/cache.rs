@@ -79,12 +79,12 @@ pub fn file_name(partition: &Partition) -> String {
 impl PatternDatabases {
     /// Builds the tables of `partition` by breadth-first search (no file involved).
     pub fn build(partition: &Partition) -> Result<PatternDatabases, PdbError> {
-        pdb_build::build(partition)
+        PatternDatabases::from_tables(partition.clone(), pdb_build::build(partition)?)
     }
 
     /// Reads the tables of `partition` from `path`, checking the whole file.
     pub fn load(path: &Path, partition: &Partition) -> Result<PatternDatabases, PdbError> {
-        pdb_file::read(path, partition)
+        PatternDatabases::from_tables(partition.clone(), pdb_file::read(path, partition)?)
     }
 
     /// Writes the tables to `path` atomically: a temporary file beside it, then a rename.
@@ -94,11 +94,11 @@ impl PatternDatabases {
             fs::create_dir_all(dir).map_err(io_error)?;
         }
         let temporary = path.with_extension(format!("tmp{}", process::id()));
-        pdb_file::write(&temporary, self).and_then(|()| fs::rename(&temporary, path).map_err(io_error)).inspect_err(
-            |_| {
+        pdb_file::write(&temporary, self.partition(), self.tables())
+            .and_then(|()| fs::rename(&temporary, path).map_err(io_error))
+            .inspect_err(|_| {
                 let _ = fs::remove_file(&temporary);
-            },
-        )
+            })
     }
 
     /// The default 4×4 (7-8) databases from `dir`, built and saved there first if the file is

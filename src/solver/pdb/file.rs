@@ -21,7 +21,6 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
 use super::error::PdbError;
-use super::lookup::PatternDatabases;
 use super::partition::{Partition, table_len};
 
 /// The format version of the files of `dimension`² boards, bumped whenever the layout or the
@@ -95,23 +94,24 @@ fn checksum(header: &[u8], tables: &[Vec<u8>]) -> u64 {
     checksum.value()
 }
 
-/// Writes `databases` to `path` (the caller makes this atomic with a rename).
-pub fn write(path: &Path, databases: &PatternDatabases) -> Result<(), PdbError> {
+/// Writes the `tables` of `partition` (in [`Partition::stored`]'s order) to `path` (the caller
+/// makes this atomic with a rename).
+pub fn write(path: &Path, partition: &Partition, tables: &[Vec<u8>]) -> Result<(), PdbError> {
     let io_error = |source| PdbError::Io { path: path.to_owned(), source };
-    let header = header(databases.partition());
+    let header = header(partition);
     let mut out = BufWriter::new(File::create(path).map_err(io_error)?);
     out.write_all(&header).map_err(io_error)?;
-    for table in databases.tables() {
+    for table in tables {
         out.write_all(table).map_err(io_error)?;
     }
-    out.write_all(&checksum(&header, databases.tables()).to_le_bytes()).map_err(io_error)?;
+    out.write_all(&checksum(&header, tables).to_le_bytes()).map_err(io_error)?;
     let file = out.into_inner().map_err(|err| io_error(err.into_error()))?;
     file.sync_all().map_err(io_error)
 }
 
 /// Reads the tables of `partition` from `path`, refusing a file that is not exactly what
 /// [`write()`] makes for that partition.
-pub fn read(path: &Path, partition: &Partition) -> Result<PatternDatabases, PdbError> {
+pub fn read(path: &Path, partition: &Partition) -> Result<Vec<Vec<u8>>, PdbError> {
     let io_error = |source| PdbError::Io { path: path.to_owned(), source };
     let file = File::open(path).map_err(io_error)?;
     let actual = file.metadata().map_err(io_error)?.len();
@@ -150,5 +150,5 @@ pub fn read(path: &Path, partition: &Partition) -> Result<PatternDatabases, PdbE
     if stored != computed {
         return Err(PdbError::ChecksumMismatch { path: path.to_owned(), stored, computed });
     }
-    PatternDatabases::from_tables(partition.clone(), tables)
+    Ok(tables)
 }

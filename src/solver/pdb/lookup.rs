@@ -33,9 +33,10 @@ use std::fmt;
 
 use super::entry;
 use super::error::PdbError;
+use super::grid::{self, CellMap, MAX_CELLS};
 use super::index::{direct25, rank16};
-use super::partition::{MAX_CELLS, MAX_PATTERN_TILES, MAX_PATTERNS, Partition, table_len};
-use super::symmetry::{self, CellMap};
+use super::partition::{MAX_PATTERN_TILES, MAX_PATTERNS, Partition, table_len};
+use super::symmetry;
 use crate::solver::heuristic::Estimator;
 
 /// One way to read a table: a pattern's tiles, either as they stand or through a symmetry.
@@ -79,7 +80,7 @@ impl PatternDatabases {
         if !sizes_match {
             return Err(PdbError::InvalidPartition("the tables do not match the partition's sizes".into()));
         }
-        let transpose = symmetry::transpose(dimension);
+        let transpose = grid::transpose(dimension);
         let mut views = Vec::with_capacity(2 * partition.patterns().len());
         for reflected in [false, true] {
             for pattern in partition.patterns() {
@@ -286,7 +287,7 @@ mod tests {
         let databases = PatternDatabases::from_tables(partition, tables).expect("sizes match");
         let mirrored = &databases.views[3 + 2];
         assert_eq!((mirrored.table, &mirrored.sources[..3]), (2, &[5u8, 9, 13][..]));
-        assert_eq!(mirrored.cell_map[..16], symmetry::transpose(4)[..16]);
+        assert_eq!(mirrored.cell_map[..16], grid::transpose(4)[..16]);
     }
 
     #[test]

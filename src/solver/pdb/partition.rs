@@ -7,13 +7,11 @@
 
 use super::entry::packed_len;
 use super::error::PdbError;
+use super::grid::MAX_CELLS;
 use super::symmetry;
 
 /// The board sizes pattern databases are built for.
 pub const DIMENSIONS: [usize; 2] = [4, 5];
-
-/// Cells of the largest board served (5×5), blank included.
-pub const MAX_CELLS: usize = 25;
 
 /// The most tiles a pattern may have in any table (the 8-tile 4×4 table is 259 MB).
 pub const MAX_PATTERN_TILES: usize = 8;

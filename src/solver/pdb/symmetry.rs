@@ -1,4 +1,5 @@
-//! The symmetries of the square grid, and how they let one table serve several patterns.
+//! How the symmetries of the square grid (see [`grid`](super::grid)) let one table serve
+//! several patterns.
 //!
 //! A pattern's table depends only on its tiles' goal cells and on the abstract goal. A symmetry
 //! σ of the grid (a rotation or a reflection) maps every abstract state of the pattern on goal
@@ -18,45 +19,7 @@
 //! The reflection about the main diagonal maps the whole goal to itself, so it also gives a
 //! second additive bound on the mirrored board (see [`lookup`](super::lookup)).
 
-use super::build::flood;
-use super::partition::MAX_CELLS;
-
-/// A symmetry of the grid: the image of every cell.
-pub type CellMap = [u8; MAX_CELLS];
-
-/// The reflection about the main diagonal of the `dimension`² grid: (r, c) to (c, r).
-pub fn transpose(dimension: usize) -> CellMap {
-    cell_map(dimension, |row, col| (col, row))
-}
-
-/// `map` as a table of cells (unused entries beyond the grid are 0).
-fn cell_map(dimension: usize, map: impl Fn(usize, usize) -> (usize, usize)) -> CellMap {
-    let mut cells = [0u8; MAX_CELLS];
-    for (cell, image) in cells.iter_mut().enumerate().take(dimension * dimension) {
-        let (row, col) = map(cell / dimension, cell % dimension);
-        *image = (row * dimension + col) as u8;
-    }
-    cells
-}
-
-/// A symmetry as a function of the last row or column index and a cell's (row, column).
-type GridMap = fn(usize, usize, usize) -> (usize, usize);
-
-/// The eight symmetries of the `dimension`² grid, the identity first.
-pub fn symmetries(dimension: usize) -> Vec<CellMap> {
-    let last = dimension - 1;
-    let all: [GridMap; 8] = [
-        |_, r, c| (r, c),
-        |_, r, c| (c, r),
-        |l, r, c| (r, l - c),
-        |l, r, c| (l - r, c),
-        |l, r, c| (l - r, l - c),
-        |l, r, c| (c, l - r),
-        |l, r, c| (l - c, r),
-        |l, r, c| (l - c, l - r),
-    ];
-    all.iter().map(|map| cell_map(dimension, |row, col| map(last, row, col))).collect()
-}
+use super::grid::{CellMap, flood, inverse, symmetries};
 
 /// Whether the cells left free by `pattern`'s tiles at home are all connected, so that its
 /// table's goal is the same for the blank anywhere (see the module docs).
@@ -65,15 +28,6 @@ fn goal_is_symmetric(dimension: usize, pattern: &[u8]) -> bool {
     let all = u32::MAX >> (32 - cells);
     let free = pattern.iter().fold(all, |free, &tile| free & !(1 << (tile - 1)));
     flood(dimension, 1 << (cells - 1), free) == free
-}
-
-/// The inverse of `map` on the `cells` cells of its grid.
-pub fn inverse(map: &CellMap, cells: usize) -> CellMap {
-    let mut inverse = [0u8; MAX_CELLS];
-    for (cell, &image) in map.iter().enumerate().take(cells) {
-        inverse[usize::from(image)] = cell as u8;
-    }
-    inverse
 }
 
 /// How to read the pattern whose tiles have the goal cells `goals` from one of the tables of
@@ -107,14 +61,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn symmetries_are_permutations_and_walled_corners_allow_only_the_transpose() {
-        for map in symmetries(5) {
-            let mut images: Vec<u8> = map[..25].to_vec();
-            images.sort_unstable();
-            assert_eq!(images, (0..25).collect::<Vec<u8>>(), "a permutation");
-            assert_eq!(inverse(&inverse(&map, 25), 25)[..25], map[..25]);
-        }
-        assert_eq!(symmetries(4)[1], transpose(4));
+    fn walled_corners_allow_only_the_transpose() {
         assert!(goal_is_symmetric(4, &[1, 2, 3]));
         assert!(!goal_is_symmetric(4, &[12, 15]), "tiles 12 and 15 wall the corner off");
         // Tiles 12 and 15 read as tiles 2 and 5 (half a turn) would move the corner: refused.
