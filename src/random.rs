@@ -22,6 +22,19 @@ impl Rng {
     }
 }
 
+/// `k` distinct indices of `0..len` (all of them when `k >= len`), drawn uniformly without
+/// replacement in the order drawn, so a benchmark's seeded sample of its rows is the same on
+/// every run.
+pub fn sample(len: usize, k: usize, rng: &mut Rng) -> Vec<usize> {
+    let mut indices: Vec<usize> = (0..len).collect();
+    let k = k.min(len);
+    for i in 0..k {
+        indices.swap(i, i + rng.below(len - i));
+    }
+    indices.truncate(k);
+    indices
+}
+
 /// A uniformly random solvable board of side `n`: a shuffle, or its twin when the shuffle is
 /// unsolvable (the twin of an unsolvable board is solvable).
 pub fn random_board(n: usize, rng: &mut Rng) -> Result<Board, BoardError> {
@@ -43,5 +56,19 @@ mod tests {
         assert_eq!(first, random_board(7, &mut Rng::new(5)).expect("a board"));
         assert_ne!(first, random_board(7, &mut Rng::new(6)).expect("a board"));
         assert!(first.is_solvable());
+    }
+
+    #[test]
+    fn a_sample_is_distinct_seeded_and_capped_at_the_whole() {
+        let drawn = sample(50, 8, &mut Rng::new(3));
+        assert_eq!(drawn, sample(50, 8, &mut Rng::new(3)));
+        let mut sorted = drawn.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 8);
+        assert!(sorted.iter().all(|&index| index < 50));
+        let mut all = sample(5, 9, &mut Rng::new(3));
+        all.sort_unstable();
+        assert_eq!(all, vec![0, 1, 2, 3, 4]);
     }
 }

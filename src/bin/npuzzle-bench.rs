@@ -13,6 +13,13 @@
 //! loaded (or built) once per board size, before the first row, and that time is printed on
 //! stderr, a line per size.
 //!
+//! `--sample K --seed S` solves K rows drawn without replacement (the same for a seed), and
+//! with `--time-limit` a board that reaches the limit is a row with moves `-`, counted unsolved
+//! (not an error). The summary gives how many were solved and the median, p75 and p90 times (an
+//! unsolved board counts as longer than any). When `NAME-labeller.tsv` sits beside `NAME.tsv`
+//! (`id<TAB>optimal<TAB>nodes<TAB>seconds`, another solver's cost per board), each row ends with
+//! that solver's seconds, and the summary gives its median on the same boards.
+//!
 //! `npuzzle-bench load --addr URL --concurrency C --duration D` drives a running server (or a
 //! local proxy) with a mix of calls and prints calls/s, latency percentiles per kind of call
 //! and a count per status code (see [`npuzzle::load`]). It exits 1 if any answer was wrong or
@@ -22,6 +29,10 @@
 //! solvable boards of each size in this process and prints, per size, the medians of the
 //! moves, of moves against the board's Manhattan distance, and of the milliseconds.
 
+#[path = "npuzzle-bench/labeller.rs"]
+mod labeller;
+
+use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -31,8 +42,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use clap::Parser;
 use npuzzle::client::{Client, SolveOptions};
-use npuzzle::random::{Rng, random_board};
-use npuzzle::solver::{self, Helpers, NoProgress, Optimality, Partition, PatternDatabases, Stop};
+use npuzzle::random::{Rng, random_board, sample};
+use npuzzle::solver::{self, Helpers, NoProgress, Optimality, Partition, PatternDatabases, SearchError, Stop};
 use npuzzle::{Algorithm, Board, Heuristic, Options};
 
 /// Times optimal solves of the rows of a benchmark file, or puts a server under load.
@@ -58,6 +69,12 @@ struct Args {
     /// Only the rows with these ids, comma-separated.
     #[arg(long, value_delimiter = ',')]
     ids: Vec<String>,
+    /// Only K rows (after --ids, before --limit), drawn without replacement by --seed.
+    #[arg(long, value_name = "K")]
+    sample: Option<usize>,
+    /// The seed of --sample's draw: the same seed draws the same rows.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 /// How every board is solved, and where the pattern databases come from.
@@ -105,6 +122,8 @@ struct Row {
 
 /// What solving one row gave.
 struct Outcome {
+    /// False when the board reached `--time-limit` first (its moves and bound are then 0).
+    solved: bool,
     moves: i32,
     nodes: u64,
     elapsed: Duration,
@@ -145,11 +164,15 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 fn run(args: &Args) -> Result<bool> {
     let file = args.file.as_deref().context("a benchmark FILE is required")?;
     let rows = select(read_rows(file)?, args);
+    let labeller = match labeller::path_beside(file).filter(|path| path.exists()) {
+        Some(path) => Some(labeller::read(&path)?),
+        None => None,
+    };
     let outcomes = match &args.addr {
         Some(addr) => solve_remotely(addr, &rows, &args.method)?,
         None => solve_locally(&rows, &args.method)?,
     };
-    report(&rows, &outcomes, args)
+    report(&rows, &outcomes, labeller.as_ref(), args)
 }
 
 fn read_rows(path: &Path) -> Result<Vec<Row>> {
@@ -174,8 +197,16 @@ fn parse_row(line: &str) -> Result<Row> {
 }
 
 fn select(rows: Vec<Row>, args: &Args) -> Vec<Row> {
-    let wanted = rows.into_iter().filter(|row| args.ids.is_empty() || args.ids.contains(&row.id));
-    wanted.take(args.limit.unwrap_or(usize::MAX)).collect()
+    let mut wanted: Vec<Option<Row>> =
+        rows.into_iter().filter(|row| args.ids.is_empty() || args.ids.contains(&row.id)).map(Some).collect();
+    let drawn: Vec<Row> = match args.sample {
+        Some(k) => sample(wanted.len(), k, &mut Rng::new(args.seed))
+            .into_iter()
+            .filter_map(|index| wanted[index].take())
+            .collect(),
+        None => wanted.into_iter().flatten().collect(),
+    };
+    drawn.into_iter().take(args.limit.unwrap_or(usize::MAX)).collect()
 }
 
 /// Loads (or builds) the pattern databases once for each board size one of `dimensions` can
@@ -246,9 +277,22 @@ fn solve_locally(rows: &[Row], args: &Method) -> Result<Vec<Outcome>> {
     rows.iter()
         .map(|row| {
             let started = Instant::now();
-            let solution = npuzzle::solve(&row.board, &options, &mut NoProgress, &stop)
-                .with_context(|| format!("instance {}", row.id))?;
+            let solution = match npuzzle::solve(&row.board, &options, &mut NoProgress, &stop) {
+                Err(SearchError::TimeLimitExceeded { expanded, .. }) => {
+                    let elapsed = started.elapsed();
+                    return Ok(Outcome {
+                        solved: false,
+                        moves: 0,
+                        nodes: expanded,
+                        elapsed,
+                        lower_bound: 0,
+                        optimal: false,
+                    });
+                }
+                solved => solved.with_context(|| format!("instance {}", row.id))?,
+            };
             Ok(Outcome {
+                solved: true,
                 moves: solution.moves(),
                 nodes: solution.stats().nodes_expanded,
                 elapsed: started.elapsed(),
@@ -277,6 +321,7 @@ fn solve_remotely(addr: &str, rows: &[Row], args: &Method) -> Result<Vec<Outcome
             let solution = client.solve(&row.board, options).await.with_context(|| format!("instance {}", row.id))?;
             let nodes = solution.stats.map_or(0, |stats| stats.nodes_expanded);
             outcomes.push(Outcome {
+                solved: true,
                 moves: solution.moves,
                 nodes,
                 elapsed: started.elapsed(),
@@ -307,19 +352,27 @@ fn right_answer(outcome: &Outcome, expected: i32, args: &Method) -> bool {
     length && claims
 }
 
-/// Prints the table on stdout and a summary on stderr; true if every length was right.
-fn report(rows: &[Row], outcomes: &[Outcome], args: &Args) -> Result<bool> {
+/// Prints the table on stdout and a summary on stderr; true if every length was right (a board
+/// stopped at the time limit is unsolved, not wrong).
+fn report(rows: &[Row], outcomes: &[Outcome], labeller: Option<&HashMap<String, f64>>, args: &Args) -> Result<bool> {
     let mut out = io::stdout().lock();
     let mut wrong = Vec::new();
+    let labeller_seconds = |row: &Row| labeller.and_then(|labeller| labeller.get(&row.id)).copied();
     for (row, outcome) in rows.iter().zip(outcomes) {
         let seconds = outcome.elapsed.as_secs_f64();
         let proven = if outcome.optimal { "yes" } else { "no" };
-        writeln!(
+        let moves = if outcome.solved { outcome.moves.to_string() } else { "-".to_owned() };
+        write!(
             out,
-            "{}\t{}\t{}\t{}\t{seconds:.6}\t{}\t{proven}",
-            row.id, outcome.moves, row.expected, outcome.nodes, outcome.lower_bound
+            "{}\t{moves}\t{}\t{}\t{seconds:.6}\t{}\t{proven}",
+            row.id, row.expected, outcome.nodes, outcome.lower_bound
         )?;
-        if !right_answer(outcome, row.expected, &args.method) {
+        match (labeller, labeller_seconds(row)) {
+            (None, _) => writeln!(out)?,
+            (Some(_), Some(theirs)) => writeln!(out, "\t{theirs:.2}")?,
+            (Some(_), None) => writeln!(out, "\t-")?,
+        }
+        if outcome.solved && !right_answer(outcome, row.expected, &args.method) {
             wrong.push(row.id.as_str());
         }
     }
@@ -346,6 +399,28 @@ fn report(rows: &[Row], outcomes: &[Outcome], args: &Args) -> Result<bool> {
             nodes,
             nodes as f64 / total.as_secs_f64().max(1e-9) / 1e6
         );
+    }
+    let solved = outcomes.iter().filter(|outcome| outcome.solved).count();
+    if !outcomes.is_empty() {
+        // An unsolved board sorts after every solved one, whatever its time.
+        let mut ranked: Vec<Option<f64>> =
+            outcomes.iter().map(|outcome| outcome.solved.then_some(outcome.elapsed.as_secs_f64())).collect();
+        ranked.sort_by(|a, b| a.unwrap_or(f64::INFINITY).total_cmp(&b.unwrap_or(f64::INFINITY)));
+        let percentile = |p: usize| match ranked[(ranked.len() * p / 100).min(ranked.len() - 1)] {
+            Some(seconds) => format!("{seconds:.3} s"),
+            None => "unsolved".to_owned(),
+        };
+        eprintln!(
+            "{solved} of {} solved; time to an answer: median {}, p75 {}, p90 {}",
+            outcomes.len(),
+            percentile(50),
+            percentile(75),
+            percentile(90)
+        );
+    }
+    let theirs: Vec<f64> = rows.iter().filter_map(labeller_seconds).collect();
+    if !theirs.is_empty() {
+        eprintln!("the labeller on the same {} boards: median {:.2} s", theirs.len(), median(theirs.into_iter()));
     }
     if args.method.optimality == Optimality::Anytime && !outcomes.is_empty() {
         let gap = outcomes.iter().map(Outcome::gap).sum::<f64>() / outcomes.len() as f64;
