@@ -43,7 +43,9 @@ use anyhow::{Context, Result, bail};
 use clap::Parser;
 use npuzzle::client::{Client, SolveOptions};
 use npuzzle::random::{Rng, random_board, sample};
-use npuzzle::solver::{self, Helpers, NoProgress, Optimality, Partition, PatternDatabases, SearchError, Stop};
+use npuzzle::solver::{
+    self, Helpers, NoProgress, Optimality, Partition, PatternDatabases, SearchError, Stop, TableMemory,
+};
 use npuzzle::{Algorithm, Board, Heuristic, Options};
 
 /// Times optimal solves of the rows of a benchmark file, or puts a server under load.
@@ -100,6 +102,10 @@ struct Method {
     /// $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle].
     #[arg(long)]
     cache_dir: Option<PathBuf>,
+    /// How the loaded tables are held: `mapped` (the file's pages, from the page cache) or
+    /// `resident` (copied into this process's memory, on huge pages).
+    #[arg(long, value_name = "MEMORY", default_value = "mapped")]
+    tables: TableMemory,
     /// The 4×4 pattern databases' partition: 7-8 (the strongest, built once in minutes) or
     /// 6-6-3 (built in seconds). 5×5 boards always use 6-6-6-6 (built once in minutes).
     #[arg(long, default_value = "7-8")]
@@ -240,11 +246,12 @@ fn databases_for(dimensions: impl Iterator<Item = usize>, args: &Method) -> Resu
                 _ => Partition::six_six_six_six(),
             };
             let started = Instant::now();
-            let databases = PatternDatabases::load_or_build_partition(&dir, &partition)?;
+            let databases = PatternDatabases::load_or_build_as(&dir, &partition, args.tables)?;
             eprintln!(
-                "{dimension}x{dimension} pattern databases {} ({} bytes) ready in {:.3} s from {}",
+                "{dimension}x{dimension} pattern databases {} ({} bytes, {}) ready in {:.3} s from {}",
                 partition.sizes(),
                 partition.table_bytes(),
+                databases.memory(),
                 started.elapsed().as_secs_f64(),
                 dir.display()
             );

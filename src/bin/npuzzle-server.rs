@@ -27,7 +27,7 @@ use npuzzle::board::{DEFAULT_MAX_DIMENSION, MAX_DIMENSION};
 use npuzzle::metrics;
 use npuzzle::server::{self, Config};
 use npuzzle::service::{self, Limits};
-use npuzzle::solver::{DatabaseSlot, Partition, PatternDatabases, cache_dir};
+use npuzzle::solver::{DatabaseSlot, Partition, PatternDatabases, TableMemory, cache_dir};
 use tokio::net::TcpListener;
 use tracing::{info, warn};
 use tracing_subscriber::EnvFilter;
@@ -86,6 +86,11 @@ struct Flags {
     /// $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle].
     #[arg(long, value_name = "DIR")]
     cache_dir: Option<PathBuf>,
+    /// How the loaded tables are held: `mapped` (the file's pages, shared with every process
+    /// that maps the file; loads in milliseconds) or `resident` (a copy of the server's own on
+    /// huge pages, which no change to the file can reach).
+    #[arg(long, value_name = "MEMORY", default_value = "mapped")]
+    tables: TableMemory,
     /// Build (or check) the pattern-database files this server would use in the cache
     /// directory, then exit 0 without serving: the deploy or container-image step.
     #[arg(long)]
@@ -176,7 +181,7 @@ impl Flags {
             partitions = ?partitions.iter().map(Partition::sizes).collect::<Vec<_>>(),
             "loading the pattern databases in the background; boards use linear conflict until theirs are ready"
         );
-        let (mut slots, loading) = DatabaseSlot::spawn_load_or_build_each(dir, partitions);
+        let (mut slots, loading) = DatabaseSlot::spawn_load_or_build_each(dir, partitions, self.tables);
         std::thread::spawn(move || {
             if loading.join().is_err() {
                 warn!("the pattern-database loader crashed; boards keep what is loaded");

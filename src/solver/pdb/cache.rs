@@ -33,18 +33,20 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 use std::{env, fs, process, thread};
 
 use tokio::sync::watch;
 
 use super::background::yield_to_searches;
 use super::build as pdb_build;
+use super::checked;
 use super::error::PdbError;
 use super::file::{self as pdb_file, format_version};
 use super::lock::BuildLock;
 use super::lookup::PatternDatabases;
 use super::partition::Partition;
+use super::tables::{TableMemory, Tables};
 use crate::metrics;
 
 /// The cache directory: `$NPUZZLE_CACHE_DIR`, else `$XDG_CACHE_HOME/npuzzle`, else
@@ -82,9 +84,34 @@ impl PatternDatabases {
         PatternDatabases::from_tables(partition.clone(), pdb_build::build(partition)?)
     }
 
-    /// Reads the tables of `partition` from `path`, checking the whole file.
+    /// Maps the tables of `partition` from `path` (see [`PatternDatabases::load_as`]).
     pub fn load(path: &Path, partition: &Partition) -> Result<PatternDatabases, PdbError> {
-        PatternDatabases::from_tables(partition.clone(), pdb_file::read(path, partition)?)
+        PatternDatabases::load_as(path, partition, TableMemory::Mapped)
+    }
+
+    /// The tables of `partition` from `path`, held as `memory` says. The header and size are
+    /// always checked; the checksum, which reads the whole file, only when no record says this
+    /// very file passed it before (see `checked`), and a pass is then recorded.
+    pub fn load_as(path: &Path, partition: &Partition, memory: TableMemory) -> Result<PatternDatabases, PdbError> {
+        PatternDatabases::open(path, partition, memory, Check::Recorded)
+    }
+
+    /// The tables from `path`, checked in full when `check` says so or no record vouches for
+    /// the file.
+    fn open(
+        path: &Path,
+        partition: &Partition,
+        memory: TableMemory,
+        check: Check,
+    ) -> Result<PatternDatabases, PdbError> {
+        let image = pdb_file::open(path, partition)?;
+        if check == Check::Full || !checked::vouches_for(&image) {
+            image.verify()?;
+            if let Err(error) = checked::record(&image, SystemTime::now()) {
+                tracing::debug!(%error, path = %path.display(), "cannot record the check; the next load checks again");
+            }
+        }
+        PatternDatabases::from_storage(partition.clone(), Tables::from_image(image, memory))
     }
 
     /// Writes the tables to `path` atomically: a temporary file beside it, then a rename.
@@ -94,7 +121,8 @@ impl PatternDatabases {
             fs::create_dir_all(dir).map_err(io_error)?;
         }
         let temporary = path.with_extension(format!("tmp{}", process::id()));
-        pdb_file::write(&temporary, self.partition(), self.tables())
+        checked::forget(path);
+        pdb_file::write(&temporary, self.partition(), &self.tables())
             .and_then(|()| fs::rename(&temporary, path).map_err(io_error))
             .inspect_err(|_| {
                 let _ = fs::remove_file(&temporary);
@@ -113,19 +141,28 @@ impl PatternDatabases {
     /// tables cannot be saved, they are still returned (and the failure logged): the caller can
     /// search now and the next run retries.
     pub fn load_or_build_partition(dir: &Path, partition: &Partition) -> Result<Arc<PatternDatabases>, PdbError> {
-        let (databases, saved) = obtain(dir, partition)?;
+        PatternDatabases::load_or_build_as(dir, partition, TableMemory::Mapped)
+    }
+
+    /// [`PatternDatabases::load_or_build_partition`], a loaded file held as `memory` says.
+    pub fn load_or_build_as(
+        dir: &Path,
+        partition: &Partition,
+        memory: TableMemory,
+    ) -> Result<Arc<PatternDatabases>, PdbError> {
+        let (databases, saved) = obtain(dir, partition, memory, Check::Recorded)?;
         if let Err(err) = saved {
             tracing::warn!(error = %err, "could not save the pattern databases; they will be rebuilt next time");
         }
         Ok(Arc::new(databases))
     }
 
-    /// Makes sure `dir` holds a good file for `partition`: checks the file, or builds and saves
-    /// it. What a deploy step runs (`npuzzle-server --prepare`): unlike
-    /// [`PatternDatabases::load_or_build_partition`], a file that could not be saved is an error.
-    /// Returns the file's path.
+    /// Makes sure `dir` holds a good file for `partition`: checks the whole file (whatever a
+    /// record says), or builds and saves it. What a deploy step runs (`npuzzle-server
+    /// --prepare`): unlike [`PatternDatabases::load_or_build_partition`], a file that could not
+    /// be saved is an error. Returns the file's path.
     pub fn prepare(dir: &Path, partition: &Partition) -> Result<PathBuf, PdbError> {
-        let (_databases, saved) = obtain(dir, partition)?;
+        let (_databases, saved) = obtain(dir, partition, TableMemory::Mapped, Check::Full)?;
         saved.map(|()| dir.join(file_name(partition)))
     }
 }
@@ -133,13 +170,18 @@ impl PatternDatabases {
 /// The tables of `partition` from `dir`'s file if it checks out, else built (by this caller,
 /// holding the file's lock, unless another builder wrote the file meanwhile), with the outcome
 /// of saving them (`Ok` when they came from the file).
-fn obtain(dir: &Path, partition: &Partition) -> Result<(PatternDatabases, Result<(), PdbError>), PdbError> {
+fn obtain(
+    dir: &Path,
+    partition: &Partition,
+    memory: TableMemory,
+    check: Check,
+) -> Result<(PatternDatabases, Result<(), PdbError>), PdbError> {
     let path = dir.join(file_name(partition));
-    if let Some(databases) = cached(&path, partition) {
+    if let Some(databases) = cached(&path, partition, memory, check) {
         return Ok((databases, Ok(())));
     }
     let _lock = BuildLock::acquire(&path)?;
-    if let Some(databases) = cached(&path, partition) {
+    if let Some(databases) = cached(&path, partition, memory, check) {
         return Ok((databases, Ok(())));
     }
     tracing::info!(path = %path.display(), partition = %partition.sizes(), "building pattern databases");
@@ -150,8 +192,8 @@ fn obtain(dir: &Path, partition: &Partition) -> Result<(PatternDatabases, Result
 
 /// The tables from `path`, if the file is there and checks out; a file that fails a check is
 /// logged, to be rebuilt.
-fn cached(path: &Path, partition: &Partition) -> Option<PatternDatabases> {
-    match PatternDatabases::load(path, partition) {
+fn cached(path: &Path, partition: &Partition, memory: TableMemory, check: Check) -> Option<PatternDatabases> {
+    match PatternDatabases::open(path, partition, memory, check) {
         Ok(databases) => Some(databases),
         Err(err) if err.is_missing() => None,
         Err(err) => {
@@ -159,6 +201,15 @@ fn cached(path: &Path, partition: &Partition) -> Option<PatternDatabases> {
             None
         }
     }
+}
+
+/// How much of a file a load checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Check {
+    /// The header and size, and the checksum unless a record vouches for the file.
+    Recorded,
+    /// The header, size and checksum, whatever a record says.
+    Full,
 }
 
 /// The quick partition to serve with while `partition` is built, if it is worth one: 6-6-3
@@ -194,8 +245,8 @@ impl DatabaseSlot {
         DatabaseSlot::default()
     }
 
-    /// Fills the slot with `partition`'s tables from `dir` on a thread of its own, and returns
-    /// the slot with the thread's handle, which yields the outcome. If the file is cached it is
+    /// Fills the slot with `partition`'s tables from `dir` (a file mapped) on a thread of its
+    /// own, and returns the slot with the thread's handle, which yields the outcome. If the file is cached it is
     /// simply loaded. Otherwise a quicker stand-in (6-6-3 for 7-8) is loaded or built first and
     /// serves while `partition` is built at idle priority. Each step logs "pattern databases
     /// ready" and sets the readiness metric.
@@ -203,17 +254,18 @@ impl DatabaseSlot {
         dir: PathBuf,
         partition: Partition,
     ) -> (DatabaseSlot, thread::JoinHandle<Result<(), PdbError>>) {
-        let (mut slots, handle) = DatabaseSlot::spawn_load_or_build_each(dir, vec![partition]);
+        let (mut slots, handle) = DatabaseSlot::spawn_load_or_build_each(dir, vec![partition], TableMemory::Mapped);
         (slots.pop().unwrap_or_default(), handle)
     }
 
     /// [`DatabaseSlot::spawn_load_or_build`] for several partitions (one slot each, in order),
     /// one after the other on one thread, so that two cold builds never add their memory peaks
     /// (1.3 GB for 7-8, 1.5 GB for 5×5). The thread's outcome is the first failure, if any; a
-    /// failed partition does not stop the ones after it.
+    /// failed partition does not stop the ones after it. Files are held as `memory` says.
     pub fn spawn_load_or_build_each(
         dir: PathBuf,
         partitions: Vec<Partition>,
+        memory: TableMemory,
     ) -> (Vec<DatabaseSlot>, thread::JoinHandle<Result<(), PdbError>>) {
         let slots: Vec<DatabaseSlot> = partitions.iter().map(|_| DatabaseSlot::new()).collect();
         // A slot is "loading" (early requests wait for it) from its turn on, the first at once: a
@@ -229,7 +281,7 @@ impl DatabaseSlot {
             let mut outcome = Ok(());
             for (filler, partition) in fillers.iter().zip(&partitions) {
                 filler.0.send_modify(|loaded| loaded.loading = true);
-                let step = filler.load_in_stages(&dir, stand_in(partition), partition);
+                let step = filler.load_in_stages(&dir, stand_in(partition), partition, memory);
                 filler.0.send_modify(|loaded| loaded.loading = false);
                 if let Err(error) = step {
                     tracing::warn!(%error, partition = %partition.sizes(), "pattern databases unavailable");
@@ -243,16 +295,22 @@ impl DatabaseSlot {
 
     /// The body of [`DatabaseSlot::spawn_load_or_build`]'s thread: `partition` from its file,
     /// else `quick` first (if any) and then `partition` built at idle priority.
-    fn load_in_stages(&self, dir: &Path, quick: Option<Partition>, partition: &Partition) -> Result<(), PdbError> {
+    fn load_in_stages(
+        &self,
+        dir: &Path,
+        quick: Option<Partition>,
+        partition: &Partition,
+        memory: TableMemory,
+    ) -> Result<(), PdbError> {
         let started = Instant::now();
         metrics::pattern_databases_ready(&partition.sizes(), false);
-        if let Some(databases) = cached(&dir.join(file_name(partition)), partition) {
+        if let Some(databases) = cached(&dir.join(file_name(partition)), partition, memory, Check::Recorded) {
             self.ready(Arc::new(databases), started);
             return Ok(());
         }
         if let Some(quick) = quick {
             metrics::pattern_databases_ready(&quick.sizes(), false);
-            match PatternDatabases::load_or_build_partition(dir, &quick) {
+            match PatternDatabases::load_or_build_as(dir, &quick, memory) {
                 Ok(databases) => self.ready(databases, started),
                 Err(error) => tracing::warn!(%error, partition = %quick.sizes(), "no stand-in pattern databases"),
             }
@@ -263,7 +321,7 @@ impl DatabaseSlot {
         if !yield_to_searches() {
             tracing::warn!("cannot lower the build's priority: it competes with searches for the CPU");
         }
-        let databases = PatternDatabases::load_or_build_partition(dir, partition)?;
+        let databases = PatternDatabases::load_or_build_as(dir, partition, memory)?;
         self.ready(databases, started);
         Ok(())
     }
@@ -347,7 +405,7 @@ mod tests {
     fn a_cold_cache_gets_the_stand_in_first_then_the_strong_tables() {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let slot = DatabaseSlot::new();
-        slot.load_in_stages(dir.path(), Some(tiny()), &small()).expect("both stages");
+        slot.load_in_stages(dir.path(), Some(tiny()), &small(), TableMemory::Mapped).expect("both stages");
         assert_eq!(held(&slot).as_deref(), Some("5-5-5"));
         assert!(dir.path().join(file_name(&tiny())).is_file(), "the stand-in was not cached");
         assert!(dir.path().join(file_name(&small())).is_file(), "the strong tables were not cached");
@@ -358,7 +416,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("a temporary directory");
         PatternDatabases::prepare(dir.path(), &small()).expect("prepared tables");
         let slot = DatabaseSlot::new();
-        slot.load_in_stages(dir.path(), Some(tiny()), &small()).expect("a load");
+        slot.load_in_stages(dir.path(), Some(tiny()), &small(), TableMemory::Resident).expect("a load");
         assert_eq!(held(&slot).as_deref(), Some("5-5-5"));
         assert!(!dir.path().join(file_name(&tiny())).exists(), "the stand-in was built although not needed");
     }

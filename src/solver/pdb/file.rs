@@ -1,4 +1,5 @@
-//! The pattern-database file: a versioned, checksummed image of one partition's tables.
+//! The pattern-database file: a versioned, checksummed image of one partition's tables, written
+//! once and memory-mapped read-only by every process that searches with it.
 //!
 //! Layout, all integers little-endian:
 //!
@@ -11,14 +12,27 @@
 //! | Σ table length | the stored tables (see `Partition::stored`), in the partition's order: on 4×4, 16!/(16-k)! entries of four bits, two a byte, low nibble first (see [`entry`](super::entry)); on 5×5, 25^k entries of a byte |
 //! | 8 | checksum of everything before it ([`Checksum`]) |
 //!
-//! A file is trusted only if every field matches what the caller expects and the checksum
-//! agrees; [`read`] says which check failed. Version 1 of the 4×4 files held a byte per entry,
-//! the distance itself; such a file is refused as old and rebuilt. The 5×5 layout has not
-//! changed since version 1, so its files stay valid.
+//! [`open`] checks every field the caller expects and the file's size, and maps the file; it
+//! reads the header only, so opening the 288 MB 7-8 file costs microseconds and its pages come
+//! from the page cache that every process and server on the machine shares. [`Image::verify`]
+//! reads it all and compares the checksum; the cache decides when that is needed (see
+//! `checked`). Version 1 of the 4×4 files held a byte per entry, the distance itself; such a
+//! file is refused as old and rebuilt. The 5×5 layout has not changed since version 1, so its
+//! files stay valid.
+//!
+//! A mapped file must not shrink while it is mapped: a read past its new end raises `SIGBUS`,
+//! which kills the process. npuzzle never writes a table file in place: [`write`] makes a new
+//! file that the cache renames over the old name, so a process that maps the old file keeps the
+//! old inode, whole, until it unmaps it. Only another program truncating or rewriting the file in
+//! place (`truncate`, `cp` onto it) can pull pages from under a mapping; a process that must
+//! survive even that loads its tables resident (see `tables`), a copy of its own.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
-use std::path::Path;
+use std::io::{BufWriter, Read, Write};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use memmap2::{Advice, Mmap, MmapOptions};
 
 use super::error::PdbError;
 use super::partition::{Partition, table_len};
@@ -31,6 +45,9 @@ pub fn format_version(dimension: usize) -> u32 {
 }
 
 const MAGIC: [u8; 8] = *b"NPZLPDB\0";
+
+/// Bytes of the checksum at the file's end.
+const CHECKSUM_BYTES: usize = 8;
 
 /// A 64-bit multiply-rotate checksum over 8-byte words (a short piece is zero-padded). Each step
 /// is a bijection of the running value, so any single changed word changes the result; it reads
@@ -87,16 +104,17 @@ fn header(partition: &Partition) -> Vec<u8> {
 }
 
 /// The checksum a file with `header` and `tables` must carry.
-fn checksum(header: &[u8], tables: &[Vec<u8>]) -> u64 {
+fn checksum<'a>(header: &[u8], tables: impl IntoIterator<Item = &'a [u8]>) -> u64 {
     let mut checksum = Checksum::default();
     checksum.update(header);
-    tables.iter().for_each(|table| checksum.update(table));
+    tables.into_iter().for_each(|table| checksum.update(table));
     checksum.value()
 }
 
-/// Writes the `tables` of `partition` (in [`Partition::stored`]'s order) to `path` (the caller
-/// makes this atomic with a rename).
-pub fn write(path: &Path, partition: &Partition, tables: &[Vec<u8>]) -> Result<(), PdbError> {
+/// Writes the `tables` of `partition` (in [`Partition::stored`]'s order) to a new file at `path`
+/// (the caller makes this atomic with a rename, which also keeps any mapping of the file it
+/// replaces whole).
+pub fn write(path: &Path, partition: &Partition, tables: &[&[u8]]) -> Result<(), PdbError> {
     let io_error = |source| PdbError::Io { path: path.to_owned(), source };
     let header = header(partition);
     let mut out = BufWriter::new(File::create(path).map_err(io_error)?);
@@ -104,51 +122,114 @@ pub fn write(path: &Path, partition: &Partition, tables: &[Vec<u8>]) -> Result<(
     for table in tables {
         out.write_all(table).map_err(io_error)?;
     }
-    out.write_all(&checksum(&header, tables).to_le_bytes()).map_err(io_error)?;
+    out.write_all(&checksum(&header, tables.iter().copied()).to_le_bytes()).map_err(io_error)?;
     let file = out.into_inner().map_err(|err| io_error(err.into_error()))?;
     file.sync_all().map_err(io_error)
 }
 
-/// Reads the tables of `partition` from `path`, refusing a file that is not exactly what
-/// [`write()`] makes for that partition.
-pub fn read(path: &Path, partition: &Partition) -> Result<Vec<Vec<u8>>, PdbError> {
+/// An opened table file: its header and size checked, its bytes mapped read-only.
+#[derive(Debug)]
+pub struct Image {
+    path: PathBuf,
+    /// The open file, kept for its metadata (see `checked`).
+    file: File,
+    map: Mmap,
+    header: Range<usize>,
+    /// Where each stored table lies in the map, in [`Partition::stored`]'s order.
+    tables: Vec<Range<usize>>,
+}
+
+/// Opens `path` as the file of `partition`: refuses a file whose header or size is not exactly
+/// what [`write()`] makes for that partition, and maps the rest without reading it (see
+/// [`Image::verify`] for the checksum).
+pub fn open(path: &Path, partition: &Partition) -> Result<Image, PdbError> {
     let io_error = |source| PdbError::Io { path: path.to_owned(), source };
     let file = File::open(path).map_err(io_error)?;
     let actual = file.metadata().map_err(io_error)?.len();
     let expected_header = header(partition);
-    let expected = (expected_header.len() + partition.table_bytes() + 8) as u64;
-    let mut input = BufReader::new(file);
-    let mut header = vec![0u8; expected_header.len().min(actual as usize)];
-    input.read_exact(&mut header).map_err(io_error)?;
-    if !header.starts_with(&MAGIC) {
-        return Err(PdbError::BadMagic { path: path.to_owned() });
-    }
-    // The versions differ by board size, so another board's file is told apart before its version.
-    if header.get(12..16) != expected_header.get(12..16) {
-        return Err(PdbError::PartitionMismatch { path: path.to_owned() });
-    }
-    let found = header.get(8..12).and_then(|bytes| bytes.try_into().ok()).map_or(0, u32::from_le_bytes);
-    let expected_version = format_version(partition.dimension());
-    if found != expected_version {
-        return Err(PdbError::OldVersion { path: path.to_owned(), found, expected: expected_version });
-    }
-    if header != expected_header {
-        return Err(PdbError::PartitionMismatch { path: path.to_owned() });
-    }
+    let header_len = expected_header.len();
+    let expected = (header_len + partition.table_bytes() + CHECKSUM_BYTES) as u64;
+    let mut header = Vec::with_capacity(header_len);
+    (&file).take(header_len as u64).read_to_end(&mut header).map_err(io_error)?;
+    check_header(path, partition, &expected_header, &header)?;
     if actual != expected {
         return Err(PdbError::WrongSize { path: path.to_owned(), expected, actual });
     }
-    let mut tables = Vec::new();
-    for pattern in partition.stored() {
-        let mut table = vec![0u8; table_len(partition.dimension(), pattern.len())];
-        input.read_exact(&mut table).map_err(io_error)?;
-        tables.push(table);
+    // SAFETY: the map is read-only. npuzzle only
+    // ever replaces a table file by renaming a new one over it, which leaves this inode as it
+    // is; another program changing the file in place while it is mapped is the one way its
+    // bytes could change under the slices handed out (see the module's documentation).
+    let map = unsafe { MmapOptions::new().map(&file) }.map_err(io_error)?;
+    if map.len() as u64 != expected {
+        // The file changed size between the check above and the mapping.
+        return Err(PdbError::WrongSize { path: path.to_owned(), expected, actual: map.len() as u64 });
     }
-    let mut stored = [0u8; 8];
-    input.read_exact(&mut stored).map_err(io_error)?;
-    let (stored, computed) = (u64::from_le_bytes(stored), checksum(&header, &tables));
-    if stored != computed {
-        return Err(PdbError::ChecksumMismatch { path: path.to_owned(), stored, computed });
+    // Read ahead the whole file if it is not in the page cache yet (a first run after a
+    // reboot), rather than fault it in page by page at random. Only a hint: ignore a refusal.
+    let _ = map.advise(Advice::WillNeed);
+    let mut start = header_len;
+    let tables = partition
+        .stored()
+        .map(|pattern| {
+            let range = start..start + table_len(partition.dimension(), pattern.len());
+            start = range.end;
+            range
+        })
+        .collect();
+    Ok(Image { path: path.to_owned(), file, map, header: 0..header_len, tables })
+}
+
+/// Checks `found`, the first bytes of a file, against `expected`, the header of `partition`'s
+/// file, saying which field differs first.
+fn check_header(path: &Path, partition: &Partition, expected: &[u8], found: &[u8]) -> Result<(), PdbError> {
+    if !found.starts_with(&MAGIC) {
+        return Err(PdbError::BadMagic { path: path.to_owned() });
     }
-    Ok(tables)
+    // The versions differ by board size, so another board's file is told apart before its version.
+    if found.get(12..16) != expected.get(12..16) {
+        return Err(PdbError::PartitionMismatch { path: path.to_owned() });
+    }
+    let version = found.get(8..12).and_then(|bytes| bytes.try_into().ok()).map_or(0, u32::from_le_bytes);
+    let expected_version = format_version(partition.dimension());
+    if version != expected_version {
+        return Err(PdbError::OldVersion { path: path.to_owned(), found: version, expected: expected_version });
+    }
+    if found != expected {
+        return Err(PdbError::PartitionMismatch { path: path.to_owned() });
+    }
+    Ok(())
+}
+
+impl Image {
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The open file.
+    pub fn file(&self) -> &File {
+        &self.file
+    }
+
+    /// The stored tables, in [`Partition::stored`]'s order.
+    pub fn tables(&self) -> impl Iterator<Item = &[u8]> {
+        self.tables.iter().map(|range| &self.map[range.clone()])
+    }
+
+    /// The checksum the file carries at its end.
+    pub fn stored_checksum(&self) -> u64 {
+        let end = self.map.len();
+        self.map.get(end - CHECKSUM_BYTES..).and_then(|bytes| bytes.try_into().ok()).map_or(0, u64::from_le_bytes)
+    }
+
+    /// Reads the whole file and compares its checksum with the one it carries: the check that
+    /// catches a flipped bit or a torn copy, which the header and size cannot.
+    pub fn verify(&self) -> Result<(), PdbError> {
+        let computed = checksum(&self.map[self.header.clone()], self.tables());
+        let stored = self.stored_checksum();
+        if stored != computed {
+            return Err(PdbError::ChecksumMismatch { path: self.path.clone(), stored, computed });
+        }
+        Ok(())
+    }
 }

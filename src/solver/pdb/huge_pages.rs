@@ -1,8 +1,10 @@
-//! Memory for the build's large arrays, backed by huge pages where the system allows it.
+//! Memory for the build's large arrays and for resident tables, backed by huge pages where the
+//! system allows it.
 //!
-//! The build reads its per-placement words and writes its table at random across a gigabyte;
-//! with 4 KB pages nearly every such access also misses the TLB and walks the page tables.
-//! [`filled`] asks the kernel, before the memory is first touched, to back it with 2 MB pages
+//! The build reads its per-placement words and writes its table at random across a gigabyte,
+//! and a search reads its tables at random across hundreds of megabytes; with 4 KB pages nearly
+//! every such access also misses the TLB and walks the page tables. [`filled`] and [`copied`]
+//! ask the kernel, before the memory is first touched, to back it with 2 MB pages
 //! (`madvise(MADV_HUGEPAGE)`, honoured when transparent huge pages are `always` or `madvise`).
 //! The advice is only a hint: where it is refused, or on other systems, the memory is ordinary.
 
@@ -12,6 +14,14 @@ pub(super) fn filled<T>(len: usize, make: impl Fn() -> T) -> Vec<T> {
     advise(values.as_mut_ptr().cast::<u8>(), len * size_of::<T>());
     values.extend((0..len).map(|_| make()));
     values
+}
+
+/// A copy of `bytes` in memory advised to use huge pages.
+pub(super) fn copied(bytes: &[u8]) -> Vec<u8> {
+    let mut copy: Vec<u8> = Vec::with_capacity(bytes.len());
+    advise(copy.as_mut_ptr(), bytes.len());
+    copy.extend_from_slice(bytes);
+    copy
 }
 
 #[cfg(target_os = "linux")]
@@ -38,5 +48,11 @@ mod tests {
         let values = filled(3 << 20, || 7u16);
         assert_eq!(values.len(), 3 << 20);
         assert!(values.iter().all(|&value| value == 7));
+    }
+
+    #[test]
+    fn a_copy_holds_the_same_bytes() {
+        let bytes: Vec<u8> = (0..(5 << 20)).map(|i: u32| (i % 251) as u8).collect();
+        assert_eq!(copied(&bytes), bytes);
     }
 }

@@ -37,6 +37,7 @@ use super::grid::{self, CellMap, MAX_CELLS};
 use super::index::{direct25, rank16};
 use super::partition::{MAX_PATTERN_TILES, MAX_PATTERNS, Partition, table_len};
 use super::symmetry;
+use super::tables::{TableMemory, Tables};
 use crate::solver::heuristic::Estimator;
 
 /// One way to read a table: a pattern's tiles, either as they stand or through a symmetry.
@@ -50,11 +51,12 @@ struct View {
     cell_map: CellMap,
 }
 
-/// The tables of one partition, ready to be read by [`PatternHeuristic`].
-#[derive(Clone, PartialEq, Eq)]
+/// The tables of one partition, ready to be read by [`PatternHeuristic`]: built here, copied
+/// into memory, or mapped from their file (see [`TableMemory`]).
+#[derive(Clone)]
 pub struct PatternDatabases {
     partition: Partition,
-    tables: Vec<Vec<u8>>,
+    tables: Tables,
     /// The direct views, one per pattern, then the mirrored ones.
     views: Vec<View>,
 }
@@ -65,18 +67,34 @@ impl fmt::Debug for PatternDatabases {
             .field("dimension", &self.partition.dimension())
             .field("partition", &self.partition.patterns())
             .field("bytes", &self.partition.table_bytes())
+            .field("memory", &self.tables.memory())
             .finish()
     }
 }
 
+/// Equal when they are for the same partition and hold the same entries, wherever they live.
+impl PartialEq for PatternDatabases {
+    fn eq(&self, other: &PatternDatabases) -> bool {
+        self.partition == other.partition && self.tables.slices() == other.tables.slices()
+    }
+}
+
+impl Eq for PatternDatabases {}
+
 impl PatternDatabases {
-    /// Wraps tables built or read for `partition` (one per [`Partition::stored`] pattern),
-    /// checking their sizes.
+    /// Wraps tables built for `partition` (one per [`Partition::stored`] pattern), checking
+    /// their sizes.
     pub fn from_tables(partition: Partition, tables: Vec<Vec<u8>>) -> Result<PatternDatabases, PdbError> {
+        PatternDatabases::from_storage(partition, Tables::Resident(tables))
+    }
+
+    /// Wraps `tables` for `partition`, wherever they live, checking their sizes.
+    pub(super) fn from_storage(partition: Partition, tables: Tables) -> Result<PatternDatabases, PdbError> {
         let dimension = partition.dimension();
         let stored: Vec<&[u8]> = partition.stored().collect();
-        let sizes_match = tables.len() == stored.len()
-            && tables.iter().zip(&stored).all(|(table, pattern)| table.len() == table_len(dimension, pattern.len()));
+        let slices = tables.slices();
+        let sizes_match = slices.len() == stored.len()
+            && slices.iter().zip(&stored).all(|(table, pattern)| table.len() == table_len(dimension, pattern.len()));
         if !sizes_match {
             return Err(PdbError::InvalidPartition("the tables do not match the partition's sizes".into()));
         }
@@ -112,8 +130,13 @@ impl PatternDatabases {
     }
 
     /// One table per stored pattern, in the partition's order.
-    pub fn tables(&self) -> &[Vec<u8>] {
-        &self.tables
+    pub fn tables(&self) -> Vec<&[u8]> {
+        self.tables.slices()
+    }
+
+    /// Where the tables live: mapped from their file, or in this process's memory.
+    pub fn memory(&self) -> TableMemory {
+        self.tables.memory()
     }
 
     /// The heuristic that reads these tables, with reflection.
@@ -126,7 +149,8 @@ impl PatternDatabases {
 /// of their dimension.
 #[derive(Debug, Clone)]
 pub struct PatternHeuristic<'a> {
-    tables: &'a [Vec<u8>],
+    /// The stored tables' bytes, held here so a lookup reaches a table in one step.
+    tables: [&'a [u8]; MAX_PATTERNS],
     views: &'a [View],
     /// For each tile, its direct view and its mirrored view.
     views_of_tile: [[u8; 2]; MAX_CELLS],
@@ -172,14 +196,11 @@ impl<'a> PatternHeuristic<'a> {
                 }
             }
         }
-        PatternHeuristic {
-            tables: &databases.tables,
-            views: &databases.views,
-            views_of_tile,
-            direct,
-            base,
-            shift: u32::from(!direct),
+        let mut tables: [&[u8]; MAX_PATTERNS] = [&[]; MAX_PATTERNS];
+        for (slot, table) in tables.iter_mut().zip(databases.tables.slices()) {
+            *slot = table;
         }
+        PatternHeuristic { tables, views: &databases.views, views_of_tile, direct, base, shift: u32::from(!direct) }
     }
 
     /// The table entry of `view` for the tile cells `cells`.
@@ -189,7 +210,7 @@ impl<'a> PatternHeuristic<'a> {
         let placement = view.sources[..view.len]
             .iter()
             .map(|&tile| usize::from(view.cell_map[usize::from(cells[usize::from(tile)])]));
-        let table = &self.tables[view.table];
+        let table = self.tables[view.table];
         if self.direct { table[direct25(placement)] } else { entry::read(table, rank16(placement)) }
     }
 

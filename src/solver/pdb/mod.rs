@@ -1,6 +1,6 @@
 //! Pattern databases: additive disjoint tables of exact pattern distances, and everything a
 //! program needs to have them: the partition and its ranking, the breadth-first build, the
-//! checksummed file, and the cache directory with load-or-build in the background.
+//! checksummed file mapped into memory, and the cache directory with load-or-build in the background.
 //!
 //! The modules read in one direction: each uses only those listed before it.
 //!
@@ -10,14 +10,16 @@
 //! - [`entry`]: how a 4×4 entry is stored in four bits, as its excess over Manhattan.
 //! - [`symmetry`]: which symmetry lets one table serve several patterns.
 //! - [`partition`]: which tiles form each pattern (4×4 or 5×5), and which have a table of their own.
+//! - `huge_pages`: huge pages for the build's large arrays and for resident tables.
 //! - `build`: the tables by breadth-first search over a pattern's abstract space.
-//! - [`file`]: the versioned, checksummed file image of one partition's tables.
+//! - [`file`]: the versioned, checksummed file image of one partition's tables, mapped.
+//! - `checked`: the record that a file passed its full check, so later loads skip it.
+//! - [`tables`]: where loaded tables live, mapped or resident ([`TableMemory`]).
 //! - [`lookup`]: the tables wrapped with their views, and the
 //!   [`Estimator`](super::heuristic::Estimator) that reads them.
 //! - [`cache`]: the cache directory, load-or-build (build or file, then lookup's wrapper), and
 //!   [`DatabaseSlot`] for background loading (a quick stand-in first, upgraded when the strong
 //!   tables are ready).
-//! - `huge_pages`: huge pages for the build's large arrays.
 //! - `lock`: one builder per table file, the others wait and load it.
 //! - `background`: idle scheduling priority for builds that must not slow searches.
 //! - [`error`]: [`PdbError`], the typed errors of all of the above.
@@ -25,6 +27,7 @@
 mod background;
 mod build;
 pub mod cache;
+mod checked;
 pub mod entry;
 pub mod error;
 pub mod file;
@@ -35,8 +38,10 @@ mod lock;
 pub mod lookup;
 pub mod partition;
 pub mod symmetry;
+pub mod tables;
 
 pub use cache::{DatabaseSlot, cache_dir, default_cache_dir};
 pub use error::PdbError;
 pub use lookup::{PatternDatabases, PatternHeuristic};
 pub use partition::Partition;
+pub use tables::TableMemory;
