@@ -62,9 +62,8 @@ impl TlsFlags {
 
 /// The contents of the credentials file at `path`, or an error that names it.
 pub fn read_file(path: &Path) -> Result<Vec<u8>, ClientError> {
-    std::fs::read(path).map_err(|error| {
-        ClientError::Credentials(io::Error::new(error.kind(), format!("{}: {error}", path.display())))
-    })
+    std::fs::read(path)
+        .map_err(|error| ClientError::Credentials(io::Error::new(error.kind(), format!("{}: {error}", path.display()))))
 }
 
 /// An access token, sent as `authorization: Bearer <token>`; its `Debug` does not show it.

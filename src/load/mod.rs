@@ -185,10 +185,8 @@ pub async fn run(config: &Config) -> Result<Outcome, LoadError> {
     let start_rss = config.watch_pid.map(rss::read).transpose()?;
     let mut channels = Vec::with_capacity(config.connections);
     for _ in 0..config.connections.min(config.concurrency) {
-        let channel = endpoint
-            .connect()
-            .await
-            .map_err(|source| LoadError::Connect { addr: config.addr.clone(), source })?;
+        let channel =
+            endpoint.connect().await.map_err(|source| LoadError::Connect { addr: config.addr.clone(), source })?;
         channels.push(channel);
     }
     let started = Instant::now();
