@@ -53,6 +53,7 @@ if [ ! -e "$certs/ca.pem" ]; then
     (umask 077; make_ca ca "npuzzle replicas CA"; make_ca clients-ca "npuzzle clients CA")
     (umask 077; make_leaf envoy ca serverAuth; make_leaf replica ca serverAuth)
     (umask 077; make_leaf envoy-client clients-ca clientAuth)
+    chmod 644 "$certs"/*.pem # certificates are public; the keys stay the user's alone
     echo "certificates made in $certs (clients trust $certs/ca.pem)"
 fi
 for file in ca.pem envoy.pem envoy.key replica.pem replica.key clients-ca.pem envoy-client.pem envoy-client.key; do
