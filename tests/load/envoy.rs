@@ -53,7 +53,7 @@ impl Certificates {
 
     /// A replica's TLS flags: its certificate, and client certificates required from the
     /// clients' CA.
-    pub fn replica_flags(&self) -> Vec<String> {
+    fn replica_flags(&self) -> Vec<String> {
         let path = |name: &str| self.files.dir().join(name).to_str().expect("a UTF-8 path").to_owned();
         ["--tls-cert", "replica.pem", "--tls-key", "replica.key", "--tls-client-ca", "clients-ca.pem"]
             .chunks(2)
@@ -79,13 +79,18 @@ impl Certificates {
     }
 }
 
-/// Three TLS replicas that require client certificates from `certificates`' clients' CA, with
+/// A TLS replica that requires client certificates from `certificates`' clients' CA, with
 /// `extra` flags.
-pub fn replicas(certificates: &Certificates, extra: &[&str]) -> [Process; 3] {
+pub fn replica(certificates: &Certificates, extra: &[&str]) -> Process {
     let tls = certificates.replica_flags();
     let mut flags: Vec<&str> = tls.iter().map(String::as_str).collect();
     flags.extend_from_slice(extra);
-    [Process::server(&flags), Process::server(&flags), Process::server(&flags)]
+    Process::server(&flags)
+}
+
+/// Three of [`replica`].
+pub fn replicas(certificates: &Certificates, extra: &[&str]) -> [Process; 3] {
+    std::array::from_fn(|_| replica(certificates, extra))
 }
 
 /// The `https://` URL of a TLS replica.

@@ -11,7 +11,6 @@ use npuzzle::proto::solver_service_client::SolverServiceClient;
 use npuzzle::proto::{self, solve_request};
 
 use crate::envoy::{self, Certificates, Envoy, channel, https_url};
-use crate::process::Process;
 use npuzzle::load::{self, Config};
 
 /// A 2×2 call to `url` with `tls`, given 5 s: what failed, if anything (to connect, or the call).
@@ -28,8 +27,7 @@ async fn trivial_call(url: &str, tls: Option<ClientTls>) -> Result<(), String> {
 #[tokio::test]
 async fn a_replica_answers_only_a_client_certificate_from_the_clients_ca() {
     let certificates = Certificates::new();
-    let tls = certificates.replica_flags();
-    let replica = Process::server(&tls.iter().map(String::as_str).collect::<Vec<_>>());
+    let replica = envoy::replica(&certificates, &[]);
     let refused = [
         ("plaintext", replica.url(), None),
         ("TLS without a client certificate", https_url(&replica), Some(certificates.client())),
