@@ -257,8 +257,7 @@ struct Beam<'a> {
     n: usize,
     /// The finished cells, which the blank never enters.
     locked: &'a [bool],
-    /// Per cell, the stage tile wanted there, or [`NONE`].
-    wanted: &'a [u16],
+    /// The stage's targets and lines.
     stage: &'a Stage,
     /// Per cell, its row and column: no division in the inner loop.
     coordinates: Vec<(u16, u16)>,
@@ -305,7 +304,7 @@ impl<'a> Beam<'a> {
             }
         }
         let coordinates = (0..cells).map(|cell| ((cell / stage.n) as u16, (cell % stage.n) as u16)).collect();
-        Beam { n: stage.n, locked, wanted: &stage.wanted, stage, coordinates, target, in_stage, width }
+        Beam { n: stage.n, locked, stage, coordinates, target, in_stage, width }
     }
 
     /// The moves that bring every stage tile to its target from `tiles`, fewer than
@@ -427,7 +426,7 @@ impl<'a> Beam<'a> {
             .stage
             .lines
             .each_ref()
-            .map(|line| line.iter().take_while(|&&cell| board[cell] == self.wanted[cell]).count());
+            .map(|line| line.iter().take_while(|&&cell| board[cell] == self.stage.wanted[cell]).count());
         let to = node.blank as usize;
         for direction in Direction::ALL {
             if !root && direction == node.direction.opposite() {
@@ -483,7 +482,7 @@ impl<'a> Beam<'a> {
             _ if cell == to => tile,
             _ => board[cell],
         };
-        let holds = |cell: usize| self.wanted[cell] != NONE && tile_at(cell) == self.wanted[cell];
+        let holds = |cell: usize| self.stage.wanted[cell] != NONE && tile_at(cell) == self.stage.wanted[cell];
         for (which, line) in self.stage.lines.iter().enumerate() {
             let (line_from, place_from) = self.stage.line_of[from];
             if usize::from(line_from) == which && usize::from(place_from) < lines[which] {
@@ -502,7 +501,7 @@ impl<'a> Beam<'a> {
             (which, place) => holds(corner) && usize::from(place) < lines[usize::from(which)],
         };
         std::iter::once(to).chain(neighbours(self.n, to)).chain(neighbours(self.n, from)).any(|cell| {
-            self.wanted[cell] != NONE
+            self.stage.wanted[cell] != NONE
                 && cell != from
                 && !filled(cell)
                 && neighbours(self.n, cell).filter(|&next| !self.locked[next] && !filled(next)).count() <= 1
