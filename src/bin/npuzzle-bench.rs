@@ -23,7 +23,8 @@
 //! `npuzzle-bench load --addr URL --concurrency C --duration D` drives a running server (or a
 //! local proxy) with a mix of calls and prints calls/s, latency percentiles per kind of call
 //! and a count per status code (see [`npuzzle::load`]). It exits 1 if any answer was wrong or
-//! any status unexpected.
+//! any status unexpected. An `https://` address is called over TLS (`--tls-ca`, and
+//! `--tls-cert`/`--tls-key` for mTLS), e.g. Envoy's listener in `deploy/`.
 //!
 //! `npuzzle-bench random --sizes 6,10,16,32,64,128 --optimality fast` solves seeded random
 //! solvable boards of each size in this process and prints, per size, the medians of the
@@ -41,7 +42,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::Parser;
-use npuzzle::client::{Client, SolveOptions};
+use npuzzle::client::{Client, SolveOptions, TlsFlags};
 use npuzzle::random::{Rng, random_board, sample};
 use npuzzle::solver::{
     self, Helpers, NoProgress, Optimality, Partition, PatternDatabases, SearchError, Stop, TableMemory,
@@ -524,9 +525,11 @@ fn median(values: impl Iterator<Item = f64>) -> f64 {
 /// `npuzzle-bench load`'s flags.
 #[derive(Debug, clap::Args)]
 struct LoadArgs {
-    /// The server or proxy, on a loopback address.
+    /// The server or proxy, on a loopback address; https:// for TLS (see --tls-ca).
     #[arg(long, default_value = "http://127.0.0.1:50051")]
     addr: String,
+    #[command(flatten)]
+    tls: TlsFlags,
     /// Clients calling at once.
     #[arg(long, default_value_t = 64)]
     concurrency: usize,
@@ -559,6 +562,7 @@ struct LoadArgs {
 /// Runs `npuzzle-bench load`, prints its report; true if every answer and status was expected.
 fn run_load(args: &LoadArgs) -> Result<bool> {
     let config = npuzzle::load::Config {
+        tls: args.tls.read()?,
         max_calls: args.max_calls,
         mix: args.mix.clone(),
         cancel_after: args.cancel_after,

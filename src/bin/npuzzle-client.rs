@@ -27,7 +27,7 @@ use anyhow::Context;
 use clap::{Parser, ValueEnum};
 use indicatif::{HumanCount, ProgressBar, ProgressStyle};
 use npuzzle::client::{
-    self, AccessToken, Client, ClientTls, Credentials, SolveOptions, StreamEvent, solution_json, solution_text,
+    self, AccessToken, Client, Credentials, SolveOptions, StreamEvent, TlsFlags, solution_json, solution_text,
 };
 use npuzzle::solver::pdb::cache::file_name;
 use npuzzle::solver::{DatabaseSlot, Optimality, Partition, PatternDatabases, cache_dir, wants_pattern_databases};
@@ -97,18 +97,8 @@ struct Args {
     /// $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle].
     #[arg(long, value_name = "DIR")]
     cache_dir: Option<PathBuf>,
-    /// For an https:// address: the CA certificates (PEM) to trust [default: the system's].
-    #[arg(long, value_name = "FILE")]
-    tls_ca: Option<PathBuf>,
-    /// For a server that requires mTLS: this client certificate chain (PEM); needs --tls-key.
-    #[arg(long, value_name = "FILE", requires = "tls_key")]
-    tls_cert: Option<PathBuf>,
-    /// The private key of --tls-cert (PEM).
-    #[arg(long, value_name = "FILE", requires = "tls_cert")]
-    tls_key: Option<PathBuf>,
-    /// The name the server's certificate must carry, when the address is an IP.
-    #[arg(long, value_name = "NAME")]
-    tls_server_name: Option<String>,
+    #[command(flatten)]
+    tls: TlsFlags,
     /// A file whose first line is the access token to send (or set NPUZZLE_TOKEN).
     #[arg(long, value_name = "FILE")]
     auth_token_file: Option<PathBuf>,
@@ -313,7 +303,7 @@ fn load_embedded_databases(args: &Args) -> anyhow::Result<Arc<PatternDatabases>>
 async fn solve(args: &Args, board: &Board, databases: DatabaseSlot) -> Result<proto::Solution, client::ClientError> {
     let client = match &args.addr {
         Some(endpoint) => {
-            let credentials = credentials(args).map_err(client::ClientError::Credentials)?;
+            let credentials = credentials(args)?;
             Client::connect_with(endpoint.clone(), credentials).await?
         }
         None => Client::embedded(server::Config { pattern_databases: databases, ..server::Config::default() }).await?,
@@ -336,31 +326,15 @@ async fn solve(args: &Args, board: &Board, databases: DatabaseSlot) -> Result<pr
 }
 
 /// The TLS files and the token the flags (or `NPUZZLE_TOKEN`) name, read.
-fn credentials(args: &Args) -> io::Result<Credentials> {
-    let read = |path: &PathBuf| {
-        std::fs::read(path).map_err(|error| io::Error::new(error.kind(), format!("{}: {error}", path.display())))
-    };
-    let identity_pem = match (&args.tls_cert, &args.tls_key) {
-        (Some(cert), Some(key)) => Some((read(cert)?, read(key)?)),
-        _ => None,
-    };
-    let wants_tls = args.tls_ca.is_some() || identity_pem.is_some() || args.tls_server_name.is_some();
-    let tls = wants_tls.then(|| -> io::Result<ClientTls> {
-        Ok(ClientTls {
-            ca_pem: args.tls_ca.as_ref().map(read).transpose()?,
-            identity_pem,
-            server_name: args.tls_server_name.clone(),
-        })
-    });
+fn credentials(args: &Args) -> Result<Credentials, client::ClientError> {
     let token = match &args.auth_token_file {
-        Some(path) => Some(String::from_utf8_lossy(&read(path)?).lines().next().unwrap_or_default().to_owned()),
+        Some(path) => {
+            Some(String::from_utf8_lossy(&client::read_file(path)?).lines().next().unwrap_or_default().to_owned())
+        }
         None => std::env::var("NPUZZLE_TOKEN").ok(),
     };
-    let token = token
-        .map(|token| AccessToken::new(&token))
-        .transpose()
-        .map_err(|error| io::Error::new(io::ErrorKind::InvalidData, error.to_string()))?;
-    Ok(Credentials { tls: tls.transpose()?, token })
+    let token = token.map(|token| AccessToken::new(&token)).transpose()?;
+    Ok(Credentials { tls: args.tls.read()?, token })
 }
 
 /// Live progress on stderr, drawn only when stderr is a terminal: a log or a pipe gets nothing.

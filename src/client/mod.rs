@@ -24,7 +24,7 @@ use tonic::{Code, Request, Status};
 
 pub use error::ClientError;
 pub use output::{ResponseError, code_name, solution_json, solution_text};
-pub use tls::{AccessToken, ClientTls, Credentials};
+pub use tls::{AccessToken, ClientTls, Credentials, TlsFlags, read_file};
 
 use crate::proto::solver_service_client::SolverServiceClient;
 use crate::proto::{self, solve_request, solve_stream_request, solve_stream_response};

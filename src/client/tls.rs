@@ -1,10 +1,13 @@
 //! What a [`super::Client`] brings to a server beyond loopback: TLS ([`ClientTls`]: the CA to
 //! trust, a client certificate for mTLS, the name to expect) and an access token
 //! ([`AccessToken`]), together its [`Credentials`]. A token is never sent in plaintext to a
-//! host that is not this one: [`Credentials::endpoint`] refuses.
+//! host that is not this one: [`Credentials::endpoint`] refuses. [`TlsFlags`] are the
+//! command-line flags that name the TLS files, shared by the programs that call a server.
 
 use std::fmt;
+use std::io;
 use std::net::IpAddr;
+use std::path::{Path, PathBuf};
 
 use tonic::metadata::{AsciiMetadataValue, MetadataValue};
 use tonic::transport::{Certificate, ClientTlsConfig, Endpoint, Identity};
@@ -21,6 +24,46 @@ pub struct ClientTls {
     /// The name the server's certificate must carry, when it is not the address's host (an IP
     /// address, say).
     pub server_name: Option<String>,
+}
+
+/// The client's TLS flags, the same in `npuzzle-client` and `npuzzle-bench load`, so that both
+/// read certificates the same way; [`TlsFlags::read`] turns them into a [`ClientTls`].
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct TlsFlags {
+    /// For an https:// address: the CA certificates (PEM) to trust [default: the system's].
+    #[arg(long, value_name = "FILE")]
+    pub tls_ca: Option<PathBuf>,
+    /// For a server that requires mTLS: this client certificate chain (PEM); needs --tls-key.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// The name the server's certificate must carry, when the address is an IP.
+    #[arg(long, value_name = "NAME")]
+    pub tls_server_name: Option<String>,
+}
+
+impl TlsFlags {
+    /// The files the flags name, read; `None` when no flag was given (an `https://` address
+    /// then trusts the system's CAs). A file that cannot be read is named in the error.
+    pub fn read(&self) -> Result<Option<ClientTls>, ClientError> {
+        let identity_pem = match (&self.tls_cert, &self.tls_key) {
+            (Some(cert), Some(key)) => Some((read_file(cert)?, read_file(key)?)),
+            _ => None,
+        };
+        if self.tls_ca.is_none() && identity_pem.is_none() && self.tls_server_name.is_none() {
+            return Ok(None);
+        }
+        let ca_pem = self.tls_ca.as_deref().map(read_file).transpose()?;
+        Ok(Some(ClientTls { ca_pem, identity_pem, server_name: self.tls_server_name.clone() }))
+    }
+}
+
+/// The contents of the credentials file at `path`, or an error that names it.
+pub fn read_file(path: &Path) -> Result<Vec<u8>, ClientError> {
+    std::fs::read(path)
+        .map_err(|error| ClientError::Credentials(io::Error::new(error.kind(), format!("{}: {error}", path.display()))))
 }
 
 /// An access token, sent as `authorization: Bearer <token>`; its `Debug` does not show it.

@@ -9,6 +9,9 @@
 //! proxy in front of local replicas), never a way to flood another host. It is bounded by
 //! [`Config::duration`], [`Config::max_calls`] and a per-call timeout, and it can sample a
 //! process's resident memory ([`rss`]) while it runs.
+//!
+//! An `https://` address is called over TLS with [`Config::tls`] (the CA to trust, a client
+//! certificate for mTLS), as a TLS proxy in front of the replicas is.
 
 pub mod mix;
 pub mod rss;
@@ -24,6 +27,7 @@ use thiserror::Error;
 use tonic::Code;
 use tonic::transport::{Channel, Endpoint, Uri};
 
+use crate::client::{ClientError, ClientTls, Credentials};
 use crate::proto::solver_service_client::SolverServiceClient;
 use crate::service::is_busy;
 use mix::{Call, Mix, Verdict};
@@ -43,8 +47,12 @@ const RSS_INTERVAL: Duration = Duration::from_millis(500);
 /// What a load run does.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// The server (or proxy), e.g. `http://127.0.0.1:50051`; loopback only.
+    /// The server (or proxy), e.g. `http://127.0.0.1:50051` or `https://127.0.0.1:8080`;
+    /// loopback only.
     pub addr: String,
+    /// For an `https://` address: the CA to trust, the client certificate, the name to expect
+    /// (`None`: the system's CAs, no client certificate).
+    pub tls: Option<ClientTls>,
     /// Clients calling at once, each waiting for its answer before the next call.
     pub concurrency: usize,
     /// How long clients start new calls.
@@ -72,6 +80,7 @@ impl Config {
     pub fn new(addr: impl Into<String>, concurrency: usize, duration: Duration) -> Config {
         Config {
             addr: addr.into(),
+            tls: None,
             concurrency,
             duration,
             max_calls: 100_000_000,
@@ -100,6 +109,9 @@ pub enum LoadError {
     /// The address is not a loopback one.
     #[error("address {0:?} is not on this machine: load runs only target loopback (127.0.0.0/8, [::1], localhost)")]
     NotLoopback(String),
+    /// TLS could not be set up for the address (or was given for an `http://` one).
+    #[error(transparent)]
+    Tls(ClientError),
     /// A limit is out of range.
     #[error("{0}")]
     Limit(String),
@@ -136,12 +148,12 @@ pub struct Outcome {
     pub rss: Option<RssSamples>,
 }
 
-/// Checks that `addr` is an `http://` URL on a loopback host.
+/// Checks that `addr` is an `http://` or `https://` URL on a loopback host.
 pub fn check_loopback(addr: &str) -> Result<Uri, LoadError> {
     let bad = |reason: &str| LoadError::Address { addr: addr.to_owned(), reason: reason.to_owned() };
     let uri: Uri = addr.parse().map_err(|error: tonic::codegen::http::uri::InvalidUri| bad(&error.to_string()))?;
-    if uri.scheme_str() != Some("http") {
-        return Err(bad("the scheme must be http (the server speaks plaintext HTTP/2)"));
+    if !matches!(uri.scheme_str(), Some("http" | "https")) {
+        return Err(bad("the scheme must be http (plaintext HTTP/2) or https (TLS)"));
     }
     let host = uri.host().ok_or_else(|| bad("no host"))?;
     let host = host.trim_start_matches('[').trim_end_matches(']');
@@ -168,14 +180,13 @@ fn check_limits(config: &Config) -> Result<(), LoadError> {
 pub async fn run(config: &Config) -> Result<Outcome, LoadError> {
     let uri = check_loopback(&config.addr)?;
     check_limits(config)?;
+    let credentials = Credentials { tls: config.tls.clone(), token: None };
+    let endpoint = credentials.endpoint(Endpoint::from(uri)).map_err(LoadError::Tls)?.tcp_nodelay(true);
     let start_rss = config.watch_pid.map(rss::read).transpose()?;
     let mut channels = Vec::with_capacity(config.connections);
     for _ in 0..config.connections.min(config.concurrency) {
-        let channel = Endpoint::from(uri.clone())
-            .tcp_nodelay(true)
-            .connect()
-            .await
-            .map_err(|source| LoadError::Connect { addr: config.addr.clone(), source })?;
+        let channel =
+            endpoint.connect().await.map_err(|source| LoadError::Connect { addr: config.addr.clone(), source })?;
         channels.push(channel);
     }
     let started = Instant::now();
@@ -320,7 +331,9 @@ mod tests {
         for addr in ["http://10.0.0.1:50051", "http://example.com:80", "http://[2001:db8::1]:1"] {
             assert!(matches!(check_loopback(addr), Err(LoadError::NotLoopback(_))), "{addr}");
         }
-        assert!(matches!(check_loopback("https://127.0.0.1:1"), Err(LoadError::Address { .. })));
+        assert!(check_loopback("https://127.0.0.1:8080").is_ok());
+        assert!(matches!(check_loopback("https://10.0.0.1:8080"), Err(LoadError::NotLoopback(_))));
+        assert!(matches!(check_loopback("ftp://127.0.0.1:1"), Err(LoadError::Address { .. })));
         assert!(matches!(check_loopback("127.0.0.1 50051"), Err(LoadError::Address { .. })));
     }
 

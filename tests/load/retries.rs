@@ -1,12 +1,14 @@
 //! Which answers Envoy (`deploy/envoy.yaml`) retries on another replica: the server's "busy"
 //! RESOURCE_EXHAUSTED, and never a spent budget, which is RESOURCE_EXHAUSTED too but would spend
 //! the same budget on every replica. Envoy's `x-envoy-attempt-count` response header and its
-//! retry counter show how many attempts each call took.
+//! retry counter show how many attempts each call took. The replicas take only mTLS clients:
+//! the test holds their search slots with a client certificate from the clients' CA.
 
+use npuzzle::client::ClientTls;
 use tonic::transport::Channel;
 use tonic::{Code, Status, Streaming};
 
-use crate::envoy::Envoy;
+use crate::envoy::{self, Certificates, Envoy, channel, https_url};
 use crate::process::Process;
 use npuzzle::proto::solver_service_client::SolverServiceClient;
 use npuzzle::proto::{self, SolveStreamResponse, solve_request, solve_stream_request};
@@ -21,8 +23,8 @@ fn hard_board() -> proto::Board {
     proto::Board { dimension: 4, tiles: HARD_4X4.to_vec() }
 }
 
-async fn client(url: String) -> SolverServiceClient<Channel> {
-    SolverServiceClient::connect(url).await.expect("connects")
+async fn client(url: &str, tls: ClientTls) -> SolverServiceClient<Channel> {
+    SolverServiceClient::new(channel(url, Some(tls)).await.expect("connects"))
 }
 
 /// How many attempts Envoy says the call took.
@@ -31,13 +33,13 @@ fn attempts(status: &Status) -> Option<u32> {
 }
 
 /// Holds `replica`'s only search slot: a stream whose search is running (its first message,
-/// sent once the slot is taken, has arrived).
-async fn hold_the_slot(replica: &Process) -> Streaming<SolveStreamResponse> {
+/// sent once the slot is taken, has arrived), connected with `tls`.
+async fn hold_the_slot(replica: &Process, tls: ClientTls) -> Streaming<SolveStreamResponse> {
     let request = proto::SolveStreamRequest {
         puzzle: Some(solve_stream_request::Puzzle::Board(hard_board())),
         ..Default::default()
     };
-    let mut stream = client(replica.url()).await.solve_stream(request).await.expect("starts").into_inner();
+    let mut stream = client(&https_url(replica), tls).await.solve_stream(request).await.expect("starts").into_inner();
     stream.message().await.expect("a first message").expect("the stream is open");
     stream
 }
@@ -47,10 +49,11 @@ async fn envoy_retries_a_busy_answer_and_never_a_spent_budget() {
     let Some(binary) = Envoy::binary() else { return };
     // One search slot each and a short wait for it: a replica whose slot is held is busy at once.
     let flags = ["--max-concurrent-solves", "1", "--queue-timeout-ms", "100"];
-    let replicas = [Process::server(&flags), Process::server(&flags), Process::server(&flags)];
+    let certificates = Certificates::new();
+    let replicas = envoy::replicas(&certificates, &flags);
     let [first, second, third] = &replicas;
-    let envoy = Envoy::start(&binary, &[first, second, third]).await;
-    let mut through_envoy = client(envoy.url()).await;
+    let envoy = Envoy::start(&binary, &certificates, &[first, second, third]).await;
+    let mut through_envoy = client(&envoy.url(), certificates.client()).await;
     let retries = || envoy.counters(&["upstream_rq_retry"]);
 
     let before = retries().await[0];
@@ -63,7 +66,12 @@ async fn envoy_retries_a_busy_answer_and_never_a_spent_budget() {
     assert_eq!(attempts(&status), Some(1), "a spent budget is answered after one attempt: {status:?}");
     assert_eq!(retries().await[0], before, "Envoy retried a spent budget");
 
-    let _held = [hold_the_slot(first).await, hold_the_slot(second).await, hold_the_slot(third).await];
+    let direct = || certificates.client_with_certificate(None);
+    let _held = [
+        hold_the_slot(first, direct()).await,
+        hold_the_slot(second, direct()).await,
+        hold_the_slot(third, direct()).await,
+    ];
     let trivial = proto::SolveRequest {
         puzzle: Some(solve_request::Puzzle::Board(proto::Board { dimension: 2, tiles: vec![1, 2, 3, 0] })),
         options: None,

@@ -19,6 +19,7 @@
 //! out of time or nodes once a first solution is in hand is not an error here; the stop flag
 //! (the caller's cancel) still is.
 
+mod stages;
 mod window;
 
 use std::time::{Duration, Instant};
@@ -27,7 +28,7 @@ use crate::board::{Board, Direction};
 use crate::solver::heuristic::Estimator;
 use crate::solver::heuristic::linear_conflict::LinearConflict;
 use crate::solver::pdb::PatternDatabases;
-use crate::solver::search::constructive::{self, beam};
+use crate::solver::search::constructive::{self, beam, shorten};
 use crate::solver::search::{Found, Weight, eight, idastar};
 use crate::solver::{Heuristic, Meter, SearchError};
 
@@ -52,6 +53,16 @@ const BEAM_GROWTH: f64 = 2.2;
 /// A beam may find a path this fraction (one in ten) longer than the best before its end is
 /// searched again.
 const BEAM_SLACK: usize = 10;
+
+/// The first stage beam's width on boards larger than 5×5.
+const FIRST_STAGE_BEAM: usize = 16;
+
+/// The widest stage beam.
+const LARGEST_STAGE_BEAM: usize = 1 << 22;
+
+/// The share of the improvement's time the stage beams take on boards larger than 5×5; the
+/// windows take the rest.
+const STAGE_SHARE: f64 = 0.85;
 
 /// The first windows' length, in moves; each pass that shortens nothing makes them half as
 /// long again, up to [`LONGEST_WINDOW`].
@@ -92,7 +103,7 @@ pub fn solve(
         (true, Some(left)) => Some(Instant::now() + left.mul_f64(IMPROVE_SHARE)),
         _ => None,
     };
-    let mut improving = |meter: &mut Meter<'_>| improve(&mut best, databases, meter);
+    let mut improving = |meter: &mut Meter<'_>| improve(&mut best, databases, five, meter);
     let improved = match until {
         Some(until) => meter.with_time_until(until, improving),
         None => improving(meter),
@@ -156,17 +167,83 @@ fn ends_improvement(error: &SearchError) -> bool {
     )
 }
 
-/// The improvement side: wider beams on a 5×5 with its databases, then windows of the path,
-/// until the clock ends it (its error) or no window shortens the path.
+/// The improvement side: wider beams on a 5×5 with its databases, stage beams on larger
+/// boards, then windows of the path, until the clock ends it (its error) or no window shortens
+/// the path.
 fn improve(
     best: &mut Best<'_>,
     databases: Option<&PatternDatabases>,
+    five: Option<&PatternDatabases>,
     meter: &mut Meter<'_>,
 ) -> Result<(), SearchError> {
     if let Some(databases) = databases.filter(|databases| databases.dimension() == beam::MAX_DIMENSION) {
         beams(best, databases, meter)?;
     }
+    if best.board.dimension() > beam::MAX_DIMENSION {
+        stage_beams(best, five, meter)?;
+    }
     windows(best, meter)
+}
+
+/// Stage beams ([`stages`]) of [`FIRST_STAGE_BEAM`] boards a layer and then twice as wide
+/// each time, for [`STAGE_SHARE`] of the time left, each path's last region finished as FAST
+/// finishes it; then the last region of the shortest of them searched again with the 5×5
+/// beam and suffixes, when `five` is loaded.
+fn stage_beams(best: &mut Best<'_>, five: Option<&PatternDatabases>, meter: &mut Meter<'_>) -> Result<(), SearchError> {
+    let board = best.board;
+    let n = board.dimension();
+    let (finish, databases) = constructive::finish_side(n, None, five);
+    let until = meter.time_left().map(|left| Instant::now() + left.mul_f64(STAGE_SHARE));
+    let Some(until) = until else { return Ok(()) };
+    // The placed tiles and their moves of the shortest stage path so far.
+    let mut shortest: Option<(usize, Vec<u16>, Vec<Direction>)> = None;
+    let ran = meter.with_time_until(until, |meter| {
+        let mut width = FIRST_STAGE_BEAM;
+        loop {
+            let started = Instant::now();
+            if let Some(stages::State { tiles, path: placed, .. }) =
+                stages::search(n, board.tiles(), finish, width, best.moves() as usize, meter)?
+            {
+                let mut path = placed.clone();
+                path.extend(constructive::finish_region(n, &tiles, finish, databases, false, meter)?);
+                let path = shorten::cancel_undos(&path);
+                if shortest.as_ref().is_none_or(|(moves, ..)| path.len() < *moves) {
+                    shortest = Some((path.len(), tiles, placed));
+                }
+                best.offer(path, meter)?;
+            }
+            let last = started.elapsed();
+            match next_stage_width(width, last, meter.time_left()) {
+                Some(next) => width = next,
+                None => return Ok(()),
+            }
+        }
+    });
+    match ran {
+        Ok(()) => {}
+        Err(error) if ends_improvement(&error) => {}
+        Err(error) => return Err(error),
+    }
+    if let (Some((_, tiles, mut path)), Some(_)) = (shortest, databases) {
+        path.extend(constructive::finish_region(n, &tiles, finish, databases, true, meter)?);
+        best.offer(shorten::cancel_undos(&path), meter)?;
+    }
+    Ok(())
+}
+
+/// The stage beam to run after one of `width` boards that took `took`, with `left` to go:
+/// twice as wide while that is likely to finish, then the widest that is, up to
+/// [`LARGEST_STAGE_BEAM`]; `None` when no wider one fits.
+fn next_stage_width(width: usize, took: Duration, left: Option<Duration>) -> Option<usize> {
+    let next = match left {
+        Some(left) if left < took.mul_f64(BEAM_GROWTH) => {
+            // A beam's time grows a little faster than its width.
+            let fits = width as f64 * left.as_secs_f64() / took.as_secs_f64().max(1e-6) / (BEAM_GROWTH / 2.0);
+            fits as usize
+        }
+        _ => width * 2,
+    };
+    (next > width && next <= LARGEST_STAGE_BEAM).then_some(next)
 }
 
 /// Beams of [`FIRST_BEAM`] boards a layer and then twice as wide each time, while the memory

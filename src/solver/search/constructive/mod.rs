@@ -20,7 +20,7 @@
 pub(in crate::solver::search) mod beam;
 mod grid;
 mod place;
-mod shorten;
+pub(in crate::solver::search) mod shorten;
 
 use grid::Grid;
 
@@ -78,14 +78,40 @@ pub fn solve(
     if n == eight::DIMENSION {
         return eight::solve(board);
     }
-    let (finish, databases) = match five {
-        Some(five) if five.dimension() == 5 && n >= 5 => (5, Some(five)),
-        _ => (FINISH, four),
-    };
+    let (finish, databases) = finish_side(n, four, five);
     if n <= finish {
         return search(board, databases, Refinement::Full, meter);
     }
     placed(board, finish, |rest, meter| search(rest, databases, Refinement::None, meter), meter)
+}
+
+/// The side of the last region of an `n`×`n` board, and the tables that solve it: 5 with the
+/// 5×5 tables (`five`), else [`FINISH`] with `four`'s.
+pub(in crate::solver::search) fn finish_side<'d>(
+    n: usize,
+    four: Option<&'d PatternDatabases>,
+    five: Option<&'d PatternDatabases>,
+) -> (usize, Option<&'d PatternDatabases>) {
+    match five {
+        Some(five) if five.dimension() == 5 && n >= 5 => (5, Some(five)),
+        _ => (FINISH, four),
+    }
+}
+
+/// The moves that solve the last region of `tiles` (an `n`×`n` board whose rows and columns
+/// are placed down to the last `finish`, the side [`finish_side`] gave with `databases`), with
+/// the beam search and suffixes on a 5×5 when `full`.
+pub(in crate::solver::search) fn finish_region(
+    n: usize,
+    tiles: &[u16],
+    finish: usize,
+    databases: Option<&PatternDatabases>,
+    full: bool,
+    meter: &mut Meter<'_>,
+) -> Result<Vec<Direction>, SearchError> {
+    let rest = region(n, tiles, n - finish)?;
+    let refinement = if full { Refinement::Full } else { Refinement::None };
+    Ok(search(&rest, databases, refinement, meter)?.path)
 }
 
 /// `board`'s rows and columns placed until the unsolved region is `finish` wide, and that
@@ -99,14 +125,10 @@ fn placed(
     let n = board.dimension();
     let mut grid = Grid::new(n, board.tiles());
     for corner in 0..n - finish {
-        grid.transposed = false;
-        place::line(&mut grid, corner, corner)?;
-        grid.transposed = true;
-        place::line(&mut grid, corner, corner + 1)?;
+        stage(&mut grid, corner)?;
     }
-    grid.transposed = false;
     let offset = n - finish;
-    let rest = region(&grid, offset)?;
+    let rest = region(n, grid.tiles(), offset)?;
     let finish = last(&rest, meter)?;
     let mut path = grid.path;
     path.extend(finish.path);
@@ -114,14 +136,42 @@ fn placed(
     Ok(Found { path: shorten::cancel_undos(&path), lower_bound })
 }
 
-/// The bottom-right region of `grid` from row and column `offset`, as a board of its own: each
-/// tile relabelled by its goal cell within the region.
-fn region(grid: &Grid, offset: usize) -> Result<Board, SearchError> {
-    let n = grid.n();
+/// Places the row and then the column of the unsolved region from `corner` on `grid`, whose
+/// rows and columns before it are placed and locked.
+fn stage(grid: &mut Grid, corner: usize) -> Result<(), SearchError> {
+    grid.transposed = false;
+    place::line(grid, corner, corner)?;
+    grid.transposed = true;
+    let placed = place::line(grid, corner, corner + 1);
+    grid.transposed = false;
+    placed
+}
+
+/// The tiles and the moves after FAST places the row and column from `corner` of `tiles` (an
+/// `n`×`n` board whose rows and columns before `corner` are placed): where a search that
+/// places a stage otherwise gets stuck.
+pub(in crate::solver::search) fn place_stage(
+    n: usize,
+    tiles: &[u16],
+    corner: usize,
+) -> Result<(Vec<u16>, Vec<Direction>), SearchError> {
+    let mut grid = Grid::new(n, tiles);
+    for row in 0..n {
+        for col in 0..n {
+            grid.lock((row, col), row < corner || col < corner);
+        }
+    }
+    stage(&mut grid, corner)?;
+    Ok((grid.tiles().to_vec(), grid.path))
+}
+
+/// The bottom-right region of the `n`×`n` `board` from row and column `offset`, as a board of
+/// its own: each tile relabelled by its goal cell within the region.
+fn region(n: usize, board: &[u16], offset: usize) -> Result<Board, SearchError> {
     let side = n - offset;
     let mut tiles = Vec::with_capacity(side * side);
     for row in offset..n {
-        for &tile in &grid.tiles()[row * n + offset..(row + 1) * n] {
+        for &tile in &board[row * n + offset..(row + 1) * n] {
             if tile == 0 {
                 tiles.push(0);
                 continue;
