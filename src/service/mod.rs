@@ -458,7 +458,9 @@ impl From<SearchError> for Status {
             SearchError::Cancelled { .. } => Status::cancelled(message),
             SearchError::Unsupported { .. } | SearchError::InvalidOptions(_) => Status::invalid_argument(message),
             SearchError::PatternDatabasesNotLoaded => Status::unavailable(message),
-            SearchError::Internal(_) | SearchError::BoundReached { .. } => Status::internal(message),
+            SearchError::Internal(_) | SearchError::BoundReached { .. } | SearchError::IterationOutOfReach { .. } => {
+                Status::internal(message)
+            }
         }
     }
 }

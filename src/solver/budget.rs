@@ -18,6 +18,10 @@ use crate::board::Board;
 /// About a millisecond of work for the fastest search, so a stop is seen well within 100 ms.
 pub const CHECK_INTERVAL: u64 = 4096;
 
+/// How long the node rate is measured before an iteration's time is forecast from it (see
+/// [`Meter::iteration_in_reach`]): the first iterations are too small to time.
+pub const FORECAST_AFTER: Duration = Duration::from_millis(100);
+
 /// The clock that ends a search first.
 #[derive(Debug, Clone, Copy)]
 enum Clock {
@@ -71,6 +75,9 @@ pub struct Meter<'a> {
     /// Whether IDA* stops once its bound reaches [`Meter::best_moves`] (see
     /// [`Meter::settle_on_best`]).
     settle: bool,
+    /// While set, when and at which node count the forecasts' rate is measured from (see
+    /// [`Meter::forecast_iterations`]).
+    forecast: Option<(Instant, u64)>,
 }
 
 impl<'a> Meter<'a> {
@@ -101,6 +108,7 @@ impl<'a> Meter<'a> {
             proven: 0,
             held: None,
             settle: false,
+            forecast: None,
         }
     }
 
@@ -251,6 +259,30 @@ impl<'a> Meter<'a> {
     /// [`Meter::settle_on_best`]).
     pub fn settled(&self, bound: u32) -> bool {
         self.settle && self.best_moves != 0 && bound >= self.best_moves
+    }
+
+    /// Makes IDA* stop with [`SearchError::IterationOutOfReach`] before an iteration that would
+    /// not finish in the time left, at the rate of the nodes expanded from now on: a partial
+    /// iteration proves nothing, and ANYTIME spends that time better shortening its solution.
+    /// `false` turns the forecasts off again.
+    pub fn forecast_iterations(&mut self, on: bool) {
+        self.forecast = on.then(|| (Instant::now(), self.expanded));
+    }
+
+    /// `Err(`[`SearchError::IterationOutOfReach`]`)` when forecasts are on and an iteration of
+    /// `nodes` nodes, whose threshold would prove `bound`, would not finish in the time left.
+    /// Without a clock, or before [`FORECAST_AFTER`] of measurement, every iteration is in reach.
+    pub fn iteration_in_reach(&self, bound: u32, nodes: u64) -> Result<(), SearchError> {
+        let (Some((since, from)), Some(left)) = (self.forecast, self.time_left()) else { return Ok(()) };
+        let measured = since.elapsed();
+        if measured < FORECAST_AFTER {
+            return Ok(());
+        }
+        let rate = self.expanded.saturating_sub(from) as f64 / measured.as_secs_f64();
+        if nodes as f64 > rate * left.as_secs_f64() {
+            return Err(SearchError::IterationOutOfReach { bound, nodes });
+        }
+        Ok(())
     }
 
     /// Hands `found`, a path from `board` shorter than any before it, to the progress callback

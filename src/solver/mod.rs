@@ -557,6 +557,16 @@ pub enum SearchError {
         /// The bound proven.
         bound: u32,
     },
+    /// ANYTIME's proof search would not finish its next iteration before the answer time (see
+    /// [`Meter::forecast_iterations`]), so the time left goes back to shortening the best
+    /// solution. The anytime driver handles this: `solve` never returns it.
+    #[error("IDA*'s next iteration (bound {bound}, about {nodes} nodes) would not finish in the time left")]
+    IterationOutOfReach {
+        /// The bound proven: the next iteration's threshold.
+        bound: u32,
+        /// The nodes the next iteration was forecast to expand.
+        nodes: u64,
+    },
     /// The pattern databases were asked for but are not loaded: a server is still loading or
     /// building them (a retry later succeeds), or a library caller gave none.
     #[error("the pattern databases are not loaded (yet): retry later, or ask for linear conflict, which needs none")]

@@ -103,31 +103,36 @@ pub fn solve(
         (true, Some(left)) => Some(Instant::now() + left.mul_f64(IMPROVE_SHARE)),
         _ => None,
     };
-    let mut improving = |meter: &mut Meter<'_>| improve(&mut best, databases, five, meter);
-    let improved = match until {
-        Some(until) => meter.with_time_until(until, improving),
-        None => improving(meter),
-    };
-    match improved {
-        Ok(()) => {}
-        Err(error) if ends_improvement(&error) => {}
-        Err(error) => return Err(error),
-    }
+    let mut improvement = Improvement::new();
+    improvement.run(&mut best, databases, five, until, meter)?;
     if !proof || best.is_proven() || meter.time_is_up() {
         return Ok(best.found);
     }
-    meter.hold_bound(None);
     meter.settle_on_best();
     let heuristic = if databases.is_some() { Heuristic::PatternDatabase } else { Heuristic::LinearConflict };
-    match idastar::search(board, heuristic, databases, Weight::ONE, meter) {
-        Ok(optimal) => Ok(optimal),
-        Err(SearchError::BoundReached { .. }) => Ok(Found::optimal(best.found.path)),
-        Err(error) if ends_improvement(&error) => {
-            let lower_bound = best.found.lower_bound.max(meter.proven()).min(best.moves());
-            Ok(Found { path: best.found.path, lower_bound })
+    // The proof gives its time back to the improvement when its next iteration cannot finish,
+    // and takes it again, without that forecast, when the improvement has nothing left to try.
+    for forecast in [true, false] {
+        meter.hold_bound(None);
+        meter.forecast_iterations(forecast);
+        let proved = idastar::search(board, heuristic, databases, Weight::ONE, meter);
+        meter.forecast_iterations(false);
+        match proved {
+            Ok(optimal) => return Ok(optimal),
+            Err(SearchError::BoundReached { .. }) => return Ok(Found::optimal(best.found.path)),
+            Err(SearchError::IterationOutOfReach { bound, .. }) => {
+                meter.hold_bound(Some(bound));
+                improvement.run(&mut best, databases, five, None, meter)?;
+                if best.is_proven() || meter.time_is_up() {
+                    break;
+                }
+            }
+            Err(error) if ends_improvement(&error) => break,
+            Err(error) => return Err(error),
         }
-        Err(error) => Err(error),
     }
+    let lower_bound = best.found.lower_bound.max(meter.proven()).min(best.moves());
+    Ok(Found { path: best.found.path, lower_bound })
 }
 
 /// MINIMUM by IDA* on a board of 5×5 or larger: a FAST path first, whose length every progress
@@ -167,22 +172,52 @@ fn ends_improvement(error: &SearchError) -> bool {
     )
 }
 
-/// The improvement side: wider beams on a 5×5 with its databases, stage beams on larger
-/// boards, then windows of the path, until the clock ends it (its error) or no window shortens
-/// the path.
-fn improve(
-    best: &mut Best<'_>,
-    databases: Option<&PatternDatabases>,
-    five: Option<&PatternDatabases>,
-    meter: &mut Meter<'_>,
-) -> Result<(), SearchError> {
-    if let Some(databases) = databases.filter(|databases| databases.dimension() == beam::MAX_DIMENSION) {
-        beams(best, databases, meter)?;
+/// Where the improvement side stands, so that a second turn (after the proof gives its time
+/// back) goes on with wider beams and longer windows instead of starting over.
+struct Improvement {
+    /// The next 5×5 beam's width.
+    beam: usize,
+    /// How long the last 5×5 beam took.
+    last_beam: Duration,
+    /// The next windows' length.
+    window: usize,
+}
+
+impl Improvement {
+    fn new() -> Improvement {
+        Improvement { beam: FIRST_BEAM, last_beam: Duration::ZERO, window: FIRST_WINDOW }
     }
-    if best.board.dimension() > beam::MAX_DIMENSION {
-        stage_beams(best, five, meter)?;
+
+    /// One turn of the improvement side, until `until` (when `Some`) or the meter's clock: wider
+    /// beams on a 5×5 with its databases, stage beams on larger boards, then windows of the
+    /// path, until the clock ends it or no window shortens the path. Running out of time or
+    /// nodes ends the turn; only the caller's cancel is an error.
+    fn run(
+        &mut self,
+        best: &mut Best<'_>,
+        databases: Option<&PatternDatabases>,
+        five: Option<&PatternDatabases>,
+        until: Option<Instant>,
+        meter: &mut Meter<'_>,
+    ) -> Result<(), SearchError> {
+        let mut improving = |meter: &mut Meter<'_>| {
+            if let Some(databases) = databases.filter(|databases| databases.dimension() == beam::MAX_DIMENSION) {
+                self.beams(best, databases, meter)?;
+            }
+            if best.board.dimension() > beam::MAX_DIMENSION {
+                stage_beams(best, five, meter)?;
+            }
+            self.windows(best, meter)
+        };
+        let improved = match until {
+            Some(until) => meter.with_time_until(until, improving),
+            None => improving(meter),
+        };
+        match improved {
+            Err(error) if !ends_improvement(&error) => Err(error),
+            _ => Ok(()),
+        }
     }
-    windows(best, meter)
 }
 
 /// Stage beams ([`stages`]) of [`FIRST_STAGE_BEAM`] boards a layer and then twice as wide
@@ -246,50 +281,62 @@ fn next_stage_width(width: usize, took: Duration, left: Option<Duration>) -> Opt
     (next > width && next <= LARGEST_STAGE_BEAM).then_some(next)
 }
 
-/// Beams of [`FIRST_BEAM`] boards a layer and then twice as wide each time, while the memory
-/// budget holds one and the time left is likely to finish one.
-fn beams(best: &mut Best<'_>, databases: &PatternDatabases, meter: &mut Meter<'_>) -> Result<(), SearchError> {
-    let heuristic = databases.heuristic();
-    let widest = usize::try_from(meter.max_memory_bytes() / BEAM_BYTES_PER_WIDTH).unwrap_or(usize::MAX);
-    let mut width = FIRST_BEAM;
-    let mut last = Duration::ZERO;
-    while width <= widest && !best.is_proven() {
-        if meter.time_left().is_some_and(|left| left < last.mul_f64(BEAM_GROWTH)) {
-            break;
+impl Improvement {
+    /// Beams of [`FIRST_BEAM`] boards a layer and then twice as wide each time, while the
+    /// memory budget holds one and the time left is likely to finish one.
+    fn beams(
+        &mut self,
+        best: &mut Best<'_>,
+        databases: &PatternDatabases,
+        meter: &mut Meter<'_>,
+    ) -> Result<(), SearchError> {
+        let heuristic = databases.heuristic();
+        let widest = usize::try_from(meter.max_memory_bytes() / BEAM_BYTES_PER_WIDTH).unwrap_or(usize::MAX);
+        while self.beam <= widest && !best.is_proven() {
+            if meter.time_left().is_some_and(|left| left < self.last_beam.mul_f64(BEAM_GROWTH)) {
+                break;
+            }
+            let started = Instant::now();
+            // A beam's path is shortened by searching its end again, so one a little longer
+            // than the best may still end shorter.
+            let depth = best.moves() as usize + best.moves() as usize / BEAM_SLACK;
+            if let Some(path) = beam::search(best.board, &heuristic, self.beam, depth, meter)? {
+                best.offer(constructive::shorten_suffixes(best.board, path, Some(databases), meter)?, meter)?;
+            }
+            self.last_beam = started.elapsed();
+            self.beam *= 2;
         }
-        let started = Instant::now();
-        // A beam's path is shortened by searching its end again, so one a little longer than
-        // the best may still end shorter.
-        let depth = best.moves() as usize + best.moves() as usize / BEAM_SLACK;
-        if let Some(path) = beam::search(best.board, &heuristic, width, depth, meter)? {
-            best.offer(constructive::shorten_suffixes(best.board, path, Some(databases), meter)?, meter)?;
-        }
-        last = started.elapsed();
-        width *= 2;
+        Ok(())
     }
-    Ok(())
-}
 
-/// Passes of windows over the best path, [`FIRST_WINDOW`] moves long while they shorten it,
-/// then longer, until windows of [`LONGEST_WINDOW`] moves shorten nothing.
-fn windows(best: &mut Best<'_>, meter: &mut Meter<'_>) -> Result<(), SearchError> {
-    let mut width = FIRST_WINDOW;
-    while width <= LONGEST_WINDOW && !best.is_proven() {
-        let mut path = best.found.path.clone();
-        let board = best.board;
-        let mut report = |path: &[Direction], meter: &mut Meter<'_>| best.offer(path.to_vec(), meter);
-        let passed = window::pass(board.dimension(), board.tiles(), &mut path, width, meter, REPORT_EVERY, &mut report);
-        // Even a pass the clock stopped leaves a valid path.
-        let shortened = path.len() < best.found.path.len();
-        if shortened {
-            best.offer(path, meter)?;
+    /// Passes of windows over the best path, [`FIRST_WINDOW`] moves long while they shorten
+    /// it, then longer, until windows of [`LONGEST_WINDOW`] moves shorten nothing.
+    fn windows(&mut self, best: &mut Best<'_>, meter: &mut Meter<'_>) -> Result<(), SearchError> {
+        while self.window <= LONGEST_WINDOW && !best.is_proven() {
+            let mut path = best.found.path.clone();
+            let board = best.board;
+            let mut report = |path: &[Direction], meter: &mut Meter<'_>| best.offer(path.to_vec(), meter);
+            let passed = window::pass(
+                board.dimension(),
+                board.tiles(),
+                &mut path,
+                self.window,
+                meter,
+                REPORT_EVERY,
+                &mut report,
+            );
+            // Even a pass the clock stopped leaves a valid path.
+            let shortened = path.len() < best.found.path.len();
+            if shortened {
+                best.offer(path, meter)?;
+            }
+            passed?;
+            if !shortened {
+                self.window += self.window / 2;
+            }
         }
-        passed?;
-        if !shortened {
-            width += width / 2;
-        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// The best path known from the root.

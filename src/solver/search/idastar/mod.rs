@@ -60,6 +60,11 @@ pub fn search(
 /// split, and the ones before it, 40 % of its nodes, ran on one core.)
 pub const SPLIT_AFTER: u64 = 1 << 16;
 
+/// The least growth from one iteration to the next that a forecast assumes (see
+/// [`Meter::iteration_in_reach`]): the ratio of the last two iterations' nodes, but never less,
+/// since one iteration is rarely under twice the one before on the boards the proof runs on.
+const MIN_GROWTH: f64 = 2.0;
+
 /// IDA* with f = g + weight·h, run by [`search`] with each estimator. Iterations big enough
 /// ([`SPLIT_AFTER`]) run on the search's thread and the meter's [`Helpers`] (see `split`).
 pub fn run<E>(board: &Board, estimator: &E, weight: Weight, meter: &mut Meter<'_>) -> Result<Found, SearchError>
@@ -91,12 +96,17 @@ where
     let mut bound = weight.f(0, proven);
     let mut stack = Vec::new();
     let mut last_iteration = 0;
+    let mut iteration_before = 0;
     let helpers: Helpers = meter.helpers().clone();
     loop {
         if meter.settled(proven) {
             return Err(SearchError::BoundReached { bound: proven });
         }
         meter.expand(proven, || 0)?;
+        if iteration_before > 0 {
+            let growth = (last_iteration as f64 / iteration_before as f64).max(MIN_GROWTH);
+            meter.iteration_in_reach(proven, (last_iteration as f64 * growth) as u64)?;
+        }
         let before = meter.expanded;
         let limits = Bound { f: bound, weight, proven };
         let outcome = if helpers.threads() > 0 && last_iteration >= split_after {
@@ -119,6 +129,7 @@ where
                 bound = cut;
             }
         }
+        iteration_before = last_iteration;
         last_iteration = meter.expanded - before;
     }
 }
