@@ -372,4 +372,25 @@ mod tests {
         assert!(Clock::earliest(started, None, None).is_none());
         assert!(Clock::earliest(started, None, Some(Duration::MAX)).is_none(), "a limit past the end of time is none");
     }
+
+    #[test]
+    fn a_forecast_iteration_past_the_time_left_is_out_of_reach() {
+        let options = Options { max_search_time: Some(Duration::from_secs(60)), ..Options::default() };
+        let plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::Manhattan };
+        let (mut progress, stop) = (NoProgress, Stop::new());
+        let mut meter = Meter::new(&options, plan, 3, &mut progress, &stop);
+        let huge = u64::MAX / 2;
+        assert!(meter.iteration_in_reach(40, huge).is_ok(), "no forecast before it is turned on");
+        meter.forecast_iterations(true);
+        assert!(meter.iteration_in_reach(40, huge).is_ok(), "no forecast before the rate is measured");
+        std::thread::sleep(FORECAST_AFTER);
+        (0..1000).try_for_each(|_| meter.expand(0, || 0)).expect("within the budget");
+        // A thousand nodes in a little over 100 ms: about ten thousand a second, so some six
+        // hundred thousand fit in the minute left, and a huge iteration does not.
+        assert!(meter.iteration_in_reach(40, 1000).is_ok());
+        let out = meter.iteration_in_reach(40, huge);
+        assert!(matches!(out, Err(SearchError::IterationOutOfReach { bound: 40, nodes }) if nodes == huge), "{out:?}");
+        meter.forecast_iterations(false);
+        assert!(meter.iteration_in_reach(40, huge).is_ok(), "turned off again");
+    }
 }
