@@ -112,15 +112,18 @@ pub fn solve(
     let heuristic = if databases.is_some() { Heuristic::PatternDatabase } else { Heuristic::LinearConflict };
     // The proof gives its time back to the improvement when its next iteration cannot finish,
     // and takes it again, without that forecast, when the improvement has nothing left to try.
+    // The rerun starts at the bound the first run reached, without repeating its iterations.
+    let mut reached = 0;
     for forecast in [true, false] {
         meter.hold_bound(None);
         meter.forecast_iterations(forecast);
-        let proved = idastar::search(board, heuristic, databases, Weight::ONE, meter);
+        let proved = idastar::search_from(board, heuristic, databases, Weight::ONE, reached, meter);
         meter.forecast_iterations(false);
         match proved {
             Ok(optimal) => return Ok(optimal),
             Err(SearchError::BoundReached { .. }) => return Ok(Found::optimal(best.found.path)),
             Err(SearchError::IterationOutOfReach { bound, .. }) => {
+                reached = bound;
                 meter.hold_bound(Some(bound));
                 improvement.run(&mut best, databases, five, None, meter)?;
                 if best.is_proven() || meter.time_is_up() {

@@ -34,13 +34,27 @@ pub fn search(
     weight: Weight,
     meter: &mut Meter<'_>,
 ) -> Result<Found, SearchError> {
+    search_from(board, heuristic, databases, weight, 0, meter)
+}
+
+/// [`search`], knowing that `board` is at least `known` moves from the goal: the iterations
+/// below it are skipped. A search stopped and started again (ANYTIME's proof) resumes where it
+/// stopped instead of repeating the iterations it finished.
+pub fn search_from(
+    board: &Board,
+    heuristic: Heuristic,
+    databases: Option<&PatternDatabases>,
+    weight: Weight,
+    known: u32,
+    meter: &mut Meter<'_>,
+) -> Result<Found, SearchError> {
     let n = board.dimension();
     match heuristic {
-        Heuristic::Hamming => run(board, &Hamming, weight, meter),
-        Heuristic::Manhattan => run(board, &Manhattan::new(n), weight, meter),
-        Heuristic::LinearConflict | Heuristic::Auto => run(board, &LinearConflict::new(n), weight, meter),
+        Heuristic::Hamming => run(board, &Hamming, weight, known, meter),
+        Heuristic::Manhattan => run(board, &Manhattan::new(n), weight, known, meter),
+        Heuristic::LinearConflict | Heuristic::Auto => run(board, &LinearConflict::new(n), weight, known, meter),
         Heuristic::PatternDatabase => match databases {
-            Some(databases) if n == databases.dimension() => run(board, &databases.heuristic(), weight, meter),
+            Some(databases) if n == databases.dimension() => run(board, &databases.heuristic(), weight, known, meter),
             _ => Err(SearchError::Unsupported {
                 algorithm: Algorithm::IdaStar,
                 heuristic,
@@ -65,14 +79,15 @@ pub const SPLIT_AFTER: u64 = 1 << 16;
 /// since one iteration is rarely under twice the one before on the boards the proof runs on.
 const MIN_GROWTH: f64 = 2.0;
 
-/// IDA* with f = g + weight·h, run by [`search`] with each estimator. Iterations big enough
-/// ([`SPLIT_AFTER`]) run on the search's thread and the meter's [`Helpers`] (see `split`).
-pub fn run<E>(board: &Board, estimator: &E, weight: Weight, meter: &mut Meter<'_>) -> Result<Found, SearchError>
+/// IDA* with f = g + weight·h from a bound of at least `known`, run by [`search_from`] with
+/// each estimator. Iterations big enough ([`SPLIT_AFTER`]) run on the search's thread and the
+/// meter's [`Helpers`] (see `split`).
+fn run<E>(board: &Board, estimator: &E, weight: Weight, known: u32, meter: &mut Meter<'_>) -> Result<Found, SearchError>
 where
     E: Estimator + Sync,
     E::Memo: Send + Sync,
 {
-    run_splitting_after(board, estimator, weight, meter, SPLIT_AFTER)
+    run_splitting_after(board, estimator, weight, known, meter, SPLIT_AFTER)
 }
 
 /// [`run`], splitting every iteration that follows one of at least `split_after` nodes.
@@ -80,6 +95,7 @@ fn run_splitting_after<E>(
     board: &Board,
     estimator: &E,
     weight: Weight,
+    known: u32,
     meter: &mut Meter<'_>,
     split_after: u64,
 ) -> Result<Found, SearchError>
@@ -92,7 +108,7 @@ where
         return Ok(Found::optimal(Vec::new()));
     }
     let memo = estimator.start(puzzle.tiles());
-    let mut proven = estimator.value(&memo);
+    let mut proven = estimator.value(&memo).max(known);
     let mut bound = weight.f(0, proven);
     let mut stack = Vec::new();
     let mut last_iteration = 0;
@@ -193,7 +209,26 @@ mod tests {
         let mut progress = NoProgress;
         let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, stop);
         let estimator = LinearConflict::new(board.dimension());
-        run_splitting_after(board, &estimator, weight, &mut meter, 0)
+        run_splitting_after(board, &estimator, weight, 0, &mut meter, 0)
+    }
+
+    #[test]
+    fn a_search_from_a_known_bound_skips_the_iterations_below_it() {
+        let board = sample("4x4-52.txt");
+        let options = Options::default();
+        let plan = crate::solver::Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict };
+        let stop = Stop::new();
+        let mut nodes = Vec::new();
+        for known in [0, 50] {
+            let mut progress = NoProgress;
+            let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, &stop);
+            let found =
+                search_from(&board, Heuristic::LinearConflict, None, Weight::ONE, known, &mut meter).expect("solves");
+            assert_eq!((found.path.len(), found.lower_bound), (52, 52), "from {known}");
+            assert!(reaches_goal(&board, &found.path), "from {known}");
+            nodes.push(meter.expanded);
+        }
+        assert!(nodes[1] < nodes[0], "from 50: {} nodes, from the heuristic: {}", nodes[1], nodes[0]);
     }
 
     #[test]
