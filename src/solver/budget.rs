@@ -18,6 +18,11 @@ use crate::board::Board;
 /// About a millisecond of work for the fastest search, so a stop is seen well within 100 ms.
 pub const CHECK_INTERVAL: u64 = 4096;
 
+/// The gap between the best length known and an IDA* threshold within which the iteration
+/// is the last that can matter (see [`Meter::iteration_in_reach`]): a path's length has its
+/// board's parity, so the next length after the threshold is two more.
+pub const LAST_GAP: u32 = 2;
+
 /// How long the node rate is measured before an iteration's time is forecast from it (see
 /// [`Meter::iteration_in_reach`]): the first iterations are too small to time.
 pub const FORECAST_AFTER: Duration = Duration::from_millis(100);
@@ -270,9 +275,19 @@ impl<'a> Meter<'a> {
     }
 
     /// `Err(`[`SearchError::IterationOutOfReach`]`)` when forecasts are on and an iteration of
-    /// `nodes` nodes, whose threshold would prove `bound`, would not finish in the time left.
-    /// Without a clock, or before [`FORECAST_AFTER`] of measurement, every iteration is in reach.
+    /// `nodes` nodes, whose threshold is `bound` (already proven), would not finish in the time
+    /// left. Without a clock, or before [`FORECAST_AFTER`] of measurement, every iteration is
+    /// in reach.
+    ///
+    /// So is the last iteration that can matter: the one whose threshold is within
+    /// [`LAST_GAP`] of the best length known. A sliding-tile path has its board's parity, so
+    /// that iteration either finds a path of length `bound` (the optimum, proven at once) or
+    /// proves the best path optimal. Nothing the improvement side could do with the time
+    /// would find more, and only this iteration can prove it.
     pub fn iteration_in_reach(&self, bound: u32, nodes: u64) -> Result<(), SearchError> {
+        if self.best_moves != 0 && self.best_moves <= bound.saturating_add(LAST_GAP) {
+            return Ok(());
+        }
         let (Some((since, from)), Some(left)) = (self.forecast, self.time_left()) else { return Ok(()) };
         let measured = since.elapsed();
         if measured < FORECAST_AFTER {
@@ -390,6 +405,11 @@ mod tests {
         assert!(meter.iteration_in_reach(40, 1000).is_ok());
         let out = meter.iteration_in_reach(40, huge);
         assert!(matches!(out, Err(SearchError::IterationOutOfReach { bound: 40, nodes }) if nodes == huge), "{out:?}");
+        meter.best_moves = 46;
+        assert!(meter.iteration_in_reach(40, huge).is_err(), "more than one iteration left to prove 46");
+        meter.best_moves = 42;
+        assert!(meter.iteration_in_reach(40, huge).is_ok(), "the last iteration that can matter is always run");
+        meter.best_moves = 0;
         meter.forecast_iterations(false);
         assert!(meter.iteration_in_reach(40, huge).is_ok(), "turned off again");
     }
