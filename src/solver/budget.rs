@@ -21,7 +21,7 @@ pub const CHECK_INTERVAL: u64 = 4096;
 /// The gap between the best length known and an IDA* threshold within which the iteration
 /// is the last that can matter (see [`Meter::iteration_in_reach`]): a path's length has its
 /// board's parity, so the next length after the threshold is two more.
-pub const LAST_GAP: u32 = 2;
+const LAST_GAP: u32 = 2;
 
 /// How long the node rate is measured before an iteration's time is forecast from it (see
 /// [`Meter::iteration_in_reach`]): the first iterations are too small to time.
