@@ -3,15 +3,17 @@
 //!
 //! The inner loop follows Burns et al., "Implementing fast heuristic search code" (2012): one
 //! board of tiles changed and restored in place, the blank's neighbours from a table, the
-//! heuristic a generic [`Estimator`] updated from the moved tile alone, the move that undoes the
-//! previous one never tried, and a child whose f is over the bound rejected before it is
-//! entered. The search keeps its own stack of frames rather than recursing, so a deep bound on a
+//! heuristic a generic [`Estimator`] updated from the moved tile alone, and a child whose f is
+//! over the bound rejected before it is entered. A move that completes a duplicate sequence (the
+//! one that undoes the move before, and the longer ones of `duplicates`) is never tried: each
+//! frame carries the duplicate machine's state. The search keeps its own stack of frames rather than recursing, so a deep bound on a
 //! large board cannot overflow the thread's stack; nothing is allocated per node once the stack
 //! has grown to the depth of the search.
 //!
 //! The same loop runs a whole iteration from the root, or one piece of a split iteration from a
 //! node of its frontier (see `split`); its node counts go to a [`Tally`].
 
+use super::duplicates::{self, Duplicates};
 use crate::board::{Board, Direction, tile_to_slide};
 use crate::solver::heuristic::Estimator;
 use crate::solver::search::Weight;
@@ -54,6 +56,8 @@ pub struct Frame<M> {
     next: u8,
     /// The move that made this node, as an index into [`Direction::ALL`]; [`ROOT`] for none.
     last: u8,
+    /// The duplicate machine's state after the moves that led here.
+    state: u32,
 }
 
 /// The board being searched, changed in place.
@@ -66,6 +70,8 @@ pub struct Puzzle {
     sliders: Vec<[u32; 4]>,
     /// For each direction's index, the index of the opposite direction.
     opposite: [u8; 4],
+    /// The moves that complete a duplicate sequence on this board's size.
+    duplicates: &'static Duplicates,
 }
 
 impl Puzzle {
@@ -76,7 +82,8 @@ impl Puzzle {
             .map(|cell| Direction::ALL.map(|d| tile_to_slide(n, cell, d).map_or(NONE, |from| from as u32)))
             .collect();
         let opposite = Direction::ALL.map(|d| index_of(d.opposite()));
-        Puzzle { tiles: board.tiles().to_vec(), blank: board.blank_index(), sliders, opposite }
+        let duplicates = Duplicates::for_dimension(n);
+        Puzzle { tiles: board.tiles().to_vec(), blank: board.blank_index(), sliders, opposite, duplicates }
     }
 
     /// Puts this copy of `root` back where `root` stands.
@@ -91,15 +98,13 @@ impl Puzzle {
     }
 
     /// The cell of the tile that would slide the way of `direction`'s index into the blank,
-    /// unless that would undo `last` (the move that led here).
+    /// and the duplicate machine's state after that move from `state`; `None` when no tile
+    /// can, or when the move would complete a duplicate (such as undoing the move before).
     #[inline]
-    pub fn slider(&self, direction: u8, last: u8) -> Option<usize> {
-        if last < ROOT && self.opposite[usize::from(last)] == direction {
-            return None;
-        }
+    pub fn slider(&self, direction: u8, state: u32) -> Option<(usize, u32)> {
         match self.sliders[self.blank][usize::from(direction)] {
             NONE => None,
-            from => Some(from as usize),
+            from => Some((from as usize, self.duplicates.step(state, direction, from as usize)?)),
         }
     }
 
@@ -145,7 +150,12 @@ pub struct Start<M> {
     pub g: u32,
     /// The move that led to it ([`ROOT`] for the root).
     pub last: u8,
+    /// The duplicate machine's state after the moves from the root ([`START`] at the root).
+    pub state: u32,
 }
+
+/// The duplicate machine's state at the root.
+pub const START: u32 = duplicates::START;
 
 /// What a bounded search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -179,7 +189,7 @@ pub fn bounded<E: Estimator, T: Tally>(
     stack: &mut Vec<Frame<E::Memo>>,
 ) -> Result<Outcome, SearchError> {
     stack.clear();
-    stack.push(Frame { memo: start.memo, next: 0, last: start.last });
+    stack.push(Frame { memo: start.memo, next: 0, last: start.last, state: start.state });
     let (weight, proven) = (bound.weight, bound.proven);
     let mut cut = u64::MAX;
     loop {
@@ -198,7 +208,7 @@ pub fn bounded<E: Estimator, T: Tally>(
         }
         let direction = frame.next;
         frame.next += 1;
-        let Some(from) = puzzle.slider(direction, frame.last) else { continue };
+        let Some((from, state)) = puzzle.slider(direction, frame.state) else { continue };
         let tile = puzzle.tiles[from];
         tally.generate();
         // A node on the stack has f <= bound and is not the goal, so h >= 1 and a child's g is
@@ -213,7 +223,7 @@ pub fn bounded<E: Estimator, T: Tally>(
         };
         let h = estimator.value(&memo);
         puzzle.slide(from);
-        stack.push(Frame { memo, next: 0, last: direction });
+        stack.push(Frame { memo, next: 0, last: direction, state });
         if h == 0 && puzzle.is_goal() {
             return Ok(Outcome::Found(stack[1..].iter().map(|frame| frame.last).collect()));
         }

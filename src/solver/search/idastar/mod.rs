@@ -6,13 +6,15 @@
 //! first path found is at most w·C long, and a bound that failed proves C > bound / w. f is
 //! kept in thousandths of a move (see [`Weight`]); with w = 1 the search is plain IDA*.
 //!
-//! `dfs` is the depth-first search of one iteration, with the fast inner loop; `split` spreads
-//! a big iteration over the search's [`Helpers`], the cores it may borrow.
+//! `dfs` is the depth-first search of one iteration, with the fast inner loop; `duplicates` is
+//! the machine that keeps it off move sequences with a shorter (or earlier) equivalent; `split`
+//! spreads a big iteration over the search's [`Helpers`], the cores it may borrow.
 
 mod dfs;
+mod duplicates;
 mod split;
 
-use dfs::{Bound, Outcome, Puzzle, ROOT, Start};
+use dfs::{Bound, Outcome, Puzzle, ROOT, START, Start};
 
 use crate::board::{Board, Direction};
 use crate::solver::helpers::Helpers;
@@ -22,6 +24,15 @@ use crate::solver::heuristic::manhattan::{Hamming, Manhattan};
 use crate::solver::pdb::PatternDatabases;
 use crate::solver::search::{Found, Weight};
 use crate::solver::{Algorithm, Heuristic, Meter, SearchError};
+
+/// Builds the duplicate-pruning machines of the board sizes IDA* searches deepest (4×4 and
+/// 5×5; the 5×5 one takes about half a second on two cores), so that a server's first search
+/// does not wait for them. Searches build them on first use otherwise.
+pub fn warm_up() {
+    for dimension in [4, 5] {
+        duplicates::Duplicates::for_dimension(dimension);
+    }
+}
 
 /// Runs IDA* from `board` (which must be solvable) with `heuristic` (never `Auto`) and
 /// `weight`, and returns a path to the goal at most `weight` times the shortest, with the lower
@@ -128,7 +139,7 @@ where
         let outcome = if helpers.threads() > 0 && last_iteration >= split_after {
             split::iterate(&puzzle, estimator, memo, limits, &helpers, meter)?
         } else {
-            let start = Start { memo, g: 0, last: ROOT };
+            let start = Start { memo, g: 0, last: ROOT, state: START };
             dfs::bounded(&mut puzzle, estimator, start, limits, meter, &mut stack)?
         };
         match outcome {

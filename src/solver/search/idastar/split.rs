@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::thread;
 use std::time::Duration;
 
-use super::dfs::{self, Bound, Outcome, Puzzle, ROOT, Start, Tally};
+use super::dfs::{self, Bound, Outcome, Puzzle, ROOT, START, Start, Tally};
 use crate::solver::helpers::{Helpers, Lease};
 use crate::solver::heuristic::Estimator;
 use crate::solver::{CHECK_INTERVAL, Meter, SearchError};
@@ -63,13 +63,13 @@ impl Piece {
     /// starts. Every move of a piece fits the board: `layer` made it from a legal slide.
     fn enter<E: Estimator>(&self, puzzle: &mut Puzzle, root: &Puzzle, estimator: &E, memo: E::Memo) -> Start<E::Memo> {
         puzzle.reset(root);
-        let mut start = Start { memo, g: 0, last: ROOT };
+        let mut start = Start { memo, g: 0, last: ROOT, state: START };
         for &direction in self.moves() {
-            if let Some(from) = puzzle.slider(direction, ROOT) {
+            if let Some((from, state)) = puzzle.slider(direction, start.state) {
                 let tile = puzzle.tiles()[from];
                 start.memo = estimator.slide(&start.memo, puzzle.tiles(), tile, from, puzzle.blank());
                 puzzle.slide(from);
-                start = Start { memo: start.memo, g: start.g + 1, last: direction };
+                start = Start { memo: start.memo, g: start.g + 1, last: direction, state };
             }
         }
         start
@@ -197,7 +197,7 @@ fn layer<E: Estimator>(
                 return Ok((vec![*piece], cut));
             }
             for direction in 0..4 {
-                let Some(from) = puzzle.slider(direction, start.last) else { continue };
+                let Some((from, _)) = puzzle.slider(direction, start.state) else { continue };
                 let tile = puzzle.tiles()[from];
                 meter.generated += 1;
                 let limit = weight.h_within(start.g + 1, bound);
