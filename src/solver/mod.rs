@@ -16,12 +16,14 @@
 //! - [`search`]: the spec's A*, IDA* (plain and weighted), the 3×3 table, the constructive solver.
 //! - [`heuristic`]: the [`heuristic::Estimator`] trait and the per-tile and linear-conflict bounds.
 //! - [`pdb`]: pattern databases: partition, lookup, build, file and cache.
+//! - `prefetch`: asking for a cache line before it is needed.
 
 mod advice;
 mod budget;
 pub mod helpers;
 pub mod heuristic;
 pub mod pdb;
+mod prefetch;
 pub mod search;
 
 use std::fmt;

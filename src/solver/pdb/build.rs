@@ -64,6 +64,7 @@ use super::grid::{flood, grow};
 use super::huge_pages;
 use super::index::{direct25, rank16, rank25, unrank};
 use super::partition::{Partition, placements, table_len};
+use crate::solver::prefetch::prefetch;
 
 /// Prefixes one worker scans before moving on to its next stretch.
 const STRETCH: usize = 1 << 12;
@@ -412,18 +413,6 @@ impl Pending {
             oldest
         })
     }
-}
-
-/// Asks the memory system for the cache line of `value`, without waiting for it.
-#[inline]
-fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch never faults and changes no memory; the address is a live reference.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((value as *const T).cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
 }
 
 impl<G: Grid, W: Word> Search<'_, G, W> {
