@@ -14,12 +14,13 @@
 //! unseen. Words are as narrow as the free cells allow: 16 bits for the 8-tile 4×4 pattern (eight
 //! free cells), 32 for the other 4×4 patterns, 64 on 5×5 (19 free cells or more).
 //!
-//! A table entry is the depth at which its placement was first reached with the blank anywhere:
-//! the least distance over the blank's cells, the exact additive-database value (Korf & Felner
-//! 2002). Every region is expanded at the depth it was reached, so a placement expanded with no
-//! region expanded before is at that depth, and its entry is written then, straight into the
-//! finished table, in rank order as the scan goes: four bits on 4×4 (see
-//! [`entry`](super::entry)), a byte at the direct index on 5×5. The search starts from the
+//! Every region is expanded at the depth it was reached, which is its distance. On 4×4, a
+//! placement expanded with no region expanded before is at its least distance over the blank's
+//! cells, the exact additive-database value (Korf & Felner 2002), and its entry is written then,
+//! straight into the finished table, in rank order as the scan goes, in four bits (see
+//! [`entry`](super::entry)). On 5×5 each region's distance is written when it is expanded: the
+//! main region's at the direct index, a pocket's in the pocket part, with a flag on the main
+//! entry when a pocket comes first (see [`regions`](super::regions)). The search starts from the
 //! pattern's tiles home with the blank's region around its goal corner (which is the blank
 //! anywhere when the pattern leaves the free cells connected; see `symmetry`).
 //!
@@ -50,7 +51,7 @@
 //! | 4×4, 6 tiles | 5.8 M | 4 bytes | 2.9 MB | 26 MB |
 //! | 4×4, 7 tiles | 57.7 M | 4 bytes | 28.8 MB | 260 MB |
 //! | 4×4, 8 tiles | 519 M | 2 bytes | 259 MB | 1.30 GB (1.27 GB measured, the process's peak) |
-//! | 5×5, 6 tiles | 127.5 M | 8 bytes | 244 MB | 1.26 GB, 1.51 GB for the second (1.48 GB measured) |
+//! | 5×5, 6 tiles | 127.5 M | 8 bytes | 298 MB | 1.31 GB, 1.61 GB for the second (1.59 GB measured, 33 s on two cores) |
 //!
 //! Time, release build on two cores: see `cache`'s table. Tests use the smaller partitions.
 
@@ -64,6 +65,7 @@ use super::grid::{flood, grow};
 use super::huge_pages;
 use super::index::{direct25, rank16, rank25, unrank};
 use super::partition::{Partition, placements, table_len};
+use super::regions::{FLAG, Regions, ordering};
 use crate::solver::prefetch::prefetch;
 
 /// Prefixes one worker scans before moving on to its next stretch.
@@ -128,9 +130,20 @@ trait Grid: Sync {
     const DIMENSION: usize;
     const CELLS: usize = Self::DIMENSION * Self::DIMENSION;
     fn rank(cells: impl IntoIterator<Item = usize>) -> usize;
-    /// Writes the entry of the placement `cells` (of dense rank `rank`) of the pattern whose
-    /// goal cells are `goals`, first reached at `depth`.
-    fn record(table: &[AtomicU8], rank: usize, cells: &[u8], goals: &[u8], depth: u8);
+    /// Writes the entries of the placement `cells` (of dense rank `rank`) of the pattern whose
+    /// goal cells are `goals` as the regions of `expanded` are expanded at `depth`.
+    fn record(table: &[AtomicU8], rank: usize, cells: &[u8], goals: &[u8], depth: u8, expanded: Expanded);
+}
+
+/// The regions of a placement expanded at one depth, and those before.
+#[derive(Clone, Copy)]
+struct Expanded {
+    /// No region of the placement was expanded before: this depth is its least distance.
+    first: bool,
+    /// The cells of the regions expanded at this depth.
+    now: u32,
+    /// The cells of the regions expanded at earlier depths.
+    before: u32,
 }
 
 /// The 4×4 board: tables of four-bit entries indexed by dense rank.
@@ -145,7 +158,10 @@ impl Grid for Four {
     }
 
     #[inline]
-    fn record(table: &[AtomicU8], rank: usize, cells: &[u8], goals: &[u8], depth: u8) {
+    fn record(table: &[AtomicU8], rank: usize, cells: &[u8], goals: &[u8], depth: u8, expanded: Expanded) {
+        if !expanded.first {
+            return;
+        }
         let manhattan = cells
             .iter()
             .zip(goals)
@@ -156,7 +172,8 @@ impl Grid for Four {
     }
 }
 
-/// The 5×5 board: byte tables spread to their direct index.
+/// The 5×5 board: zero-aware byte tables, the main region's distance at the direct index and
+/// the pockets' after them (see [`regions`](super::regions)).
 struct Five;
 
 impl Grid for Five {
@@ -167,9 +184,30 @@ impl Grid for Five {
         rank25(cells)
     }
 
+    /// The main region's distance when it is expanded; a pocket's when it is, and the flag on
+    /// the main entry when a pocket is expanded before the main region (it is nearer the goal).
     #[inline]
-    fn record(table: &[AtomicU8], _: usize, cells: &[u8], _: &[u8], depth: u8) {
-        table[direct25(cells.iter().map(|&cell| usize::from(cell)))].store(depth, Ordering::Relaxed);
+    fn record(table: &[AtomicU8], _: usize, cells: &[u8], _: &[u8], depth: u8, expanded: Expanded) {
+        let mut placement = [0usize; 8];
+        for (slot, &cell) in placement.iter_mut().zip(cells) {
+            *slot = usize::from(cell);
+        }
+        let placement = &placement[..cells.len()];
+        let regions = Regions::of(cells.len());
+        let (set, main) = regions.main_of(placement);
+        let main_entry = &table[direct25(placement.iter().copied())];
+        let distance = depth.min(!FLAG);
+        if expanded.now & main != 0 {
+            main_entry.fetch_or(distance, Ordering::Relaxed);
+        }
+        for (pocket, first) in regions.pockets_of(set) {
+            if expanded.now & pocket != 0 {
+                table[regions.main_len() + first + ordering(placement)].store(distance, Ordering::Relaxed);
+                if (expanded.now | expanded.before) & main == 0 {
+                    main_entry.fetch_or(FLAG, Ordering::Relaxed);
+                }
+            }
+        }
     }
 }
 
@@ -254,7 +292,7 @@ impl Bits for Bmi2 {
     }
 }
 
-/// The low bit of every field of `word` that holds `code` (1 or 2).
+/// The low bit of every field of `word` that holds `code` (0 to 3).
 #[inline]
 fn fields_equal(word: u64, code: u64) -> u64 {
     let apart = word ^ (code * LOW_BITS);
@@ -524,14 +562,17 @@ impl<G: Grid, W: Word> Search<'_, G, W> {
             }
             word.add(queued_here * EXPANDED);
             cells[k - 1] = last as u8;
-            // Every region is expanded at the depth it was reached, so a placement none of whose
-            // regions was expanded before is first reached at this depth.
-            if before & before >> 1 & LOW_BITS == 0 {
-                G::record(&self.table, rank, &cells[..k], self.goals, depth);
-            }
-            weights[last as usize] = self.weights[k - 1];
             let free = !(prefix.used | 1 << last) & prefix.all;
             let region = bits.cells_of(queued_here, free);
+            // Every region is expanded at the depth it was reached, so a placement none of whose
+            // regions was expanded before is first reached at this depth.
+            let expanded = Expanded {
+                first: before & before >> 1 & LOW_BITS == 0,
+                now: region,
+                before: bits.cells_of(fields_equal(before, EXPANDED), free),
+            };
+            G::record(&self.table, rank, &cells[..k], self.goals, depth, expanded);
+            weights[last as usize] = self.weights[k - 1];
             queued += self.slide_into(&weights, rank, free, region, depth, pending, bits);
             weights[last as usize] = 0;
         }
@@ -620,6 +661,7 @@ impl<G: Grid, W: Word> Search<'_, G, W> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::regions;
     use super::*;
 
     /// The cells next to `cell` on a `dimension`² board.
@@ -637,11 +679,20 @@ mod tests {
 
     /// An independent check: the plain 0-1 BFS over (placement, blank) states, each kept
     /// separately, for small patterns on the board `G`: the distance of every placement, by
-    /// dense rank.
+    /// dense rank, the least over the blank's cells.
     fn zero_one_bfs<G: Grid>(pattern: &[u8]) -> Vec<u8> {
+        let free_cells = G::CELLS - pattern.len();
+        state_distances::<G>(pattern)
+            .chunks_exact(free_cells)
+            .map(|blanks| blanks.iter().copied().min().unwrap_or(u8::MAX))
+            .collect()
+    }
+
+    /// The distance of every (placement, blank) state of the 0-1 BFS, by the dense rank of the
+    /// placement followed by the blank's cell: the blank's free cells in ascending order.
+    fn state_distances<G: Grid>(pattern: &[u8]) -> Vec<u8> {
         const UNREACHED: u8 = u8::MAX;
         let k = pattern.len();
-        let free_cells = G::CELLS - k;
         let mut distance = vec![UNREACHED; placements(G::CELLS, k + 1)];
         let goals: Vec<usize> = pattern.iter().map(|&tile| usize::from(tile) - 1).collect();
         let mut layer = vec![G::rank(goals.iter().copied().chain([G::CELLS - 1]))];
@@ -675,11 +726,11 @@ mod tests {
             layer = next;
             depth += 1;
         }
-        distance.chunks_exact(free_cells).map(|blanks| blanks.iter().copied().min().unwrap_or(UNREACHED)).collect()
+        distance
     }
 
     /// The distances a finished table of `pattern` on the board `G` stands for, by dense rank:
-    /// four-bit excesses over Manhattan (4×4), or bytes at the direct index (5×5).
+    /// four-bit excesses over Manhattan (4×4), or the least over the blank's regions (5×5).
     fn decoded<G: Grid>(table: &[u8], pattern: &[u8]) -> Vec<u8> {
         let k = pattern.len();
         (0..placements(G::CELLS, k))
@@ -693,7 +744,13 @@ mod tests {
                         .sum();
                     manhattan + 2 * entry::read(table, rank)
                 } else {
-                    table[direct25(cells[..k].iter().map(|&cell| usize::from(cell)))]
+                    // The least over the blank's cells, each read as a search reads it.
+                    let cells: Vec<usize> = cells[..k].iter().map(|&cell| usize::from(cell)).collect();
+                    (0..G::CELLS)
+                        .filter(|blank| !cells.contains(blank))
+                        .map(|blank| regions::read(table, &cells, blank))
+                        .min()
+                        .unwrap_or(0)
                 }
             })
             .collect()
@@ -761,10 +818,42 @@ mod tests {
             assert_eq!(table.len(), entry::packed_len(placements(16, pattern.len())));
             assert_eq!(decoded::<Four>(&table, pattern), zero_one_bfs::<Four>(pattern), "{pattern:?}");
         }
-        for pattern in [&[1u8, 2, 6][..], &[19, 23, 24], &[13], &[20, 24]] {
+        for pattern in [&[1u8, 2, 6][..], &[19, 23, 24], &[13], &[20, 24], &[2, 6]] {
             let table = build_table::<Five, AtomicU64>(pattern).expect("builds");
-            assert_eq!(table.len(), 25usize.pow(pattern.len() as u32));
+            assert_eq!(table.len(), table_len(5, pattern.len()));
             assert_eq!(decoded::<Five>(&table, pattern), zero_one_bfs::<Five>(pattern), "{pattern:?}");
+            zero_aware_reads_agree::<Five>(&table, pattern);
+        }
+    }
+
+    /// Every (placement, blank) state of a 5×5 table reads as its 0-1 BFS distance when the
+    /// blank is in the main region or the pockets are flagged as nearer; otherwise as the main
+    /// region's distance, which is no more than the pocket's.
+    fn zero_aware_reads_agree<G: Grid>(table: &[u8], pattern: &[u8]) {
+        let k = pattern.len();
+        let exact = state_distances::<G>(pattern);
+        let free_cells = G::CELLS - k;
+        let mut pockets = 0;
+        for rank in 0..placements(G::CELLS, k) {
+            let cells: Vec<usize> = unrank(rank, k, G::CELLS)[..k].iter().map(|&cell| usize::from(cell)).collect();
+            let used = cells.iter().fold(0u32, |used, &cell| used | 1 << cell);
+            let blanks: Vec<usize> = (0..G::CELLS).filter(|&cell| used >> cell & 1 == 0).collect();
+            let distance =
+                |blank: usize| exact[rank * free_cells + blanks.iter().position(|&b| b == blank).unwrap_or(0)];
+            let (_, main) = Regions::of(k).main_of(&cells);
+            let main_distance = distance(main.trailing_zeros() as usize);
+            let flagged = blanks.iter().any(|&blank| main >> blank & 1 == 0 && distance(blank) < main_distance);
+            for &blank in &blanks {
+                let read = regions::read(table, &cells, blank);
+                let in_main = main >> blank & 1 != 0;
+                let expected = if in_main || flagged { distance(blank) } else { main_distance };
+                assert_eq!(read, expected, "{pattern:?} at {cells:?}, blank on {blank}");
+                assert!(read <= distance(blank));
+                pockets += usize::from(!in_main);
+            }
+        }
+        if k > 1 {
+            assert!(pockets > 0, "{pattern:?}: some placement leaves a pocket");
         }
     }
 }

@@ -17,9 +17,10 @@
 //! | 5×5 6-6-6-6 | 488 MB | 76 s of CPU (85 s wall on two cores shared with a load of about 3.5) | 1.48 GB | milliseconds mapped, 0.10 s the first time | 480 MB; `npuzzle-server` with 6-6-3 as well, 494 MB |
 //!
 //! The 7-8 file holds the 8-tile and the 7-tile tables at four bits an entry (see `entry`). The
-//! 5×5 file holds two 25⁶-byte tables (the corner pattern and one 3×2 block, which serves
-//! the other two blocks and every reflection), indexed directly; the entries whose cells repeat
-//! are zero and never read (about half the bytes: the price of an index without a rank).
+//! 5×5 file holds two 298 MB tables (the corner pattern and one 3×2 block, which serves the
+//! other two blocks and every reflection): 25⁶ bytes indexed directly, whose entries with
+//! repeated cells are zero and never read (about half of them: the price of an index without a
+//! rank), then the 53.5 MB of the blank's pockets (see [`regions`](super::regions)).
 //!
 //! A warm load maps the file and checks its header and size, and its checksum the first time
 //! (see `checked`); a cold build is the breadth-first search of `pdb_build` on every core. The 5×5 tables load or build on a thread of their own

@@ -3,11 +3,14 @@
 //!
 //! A [`Partition`] splits the tiles into disjoint patterns. For each pattern, a table holds,
 //! for every placement of its tiles, the fewest moves *of those tiles* that bring them home, the
-//! other tiles being indistinct and the blank free to go anywhere (the minimum over the blank's
-//! cells). Since only a pattern's own moves are counted, the tables of a partition add up to a
-//! lower bound. A slide moves one tile, so it changes one table's term only; that term can jump
-//! by more than one when the minimum over the blank was reached in a region the blank cannot get
-//! to for free, so the bound is admissible but not always consistent, which IDA* does not need.
+//! other tiles being indistinct and the blank free to roam its region. A 4×4 table keeps the
+//! least over the blank's cells; a 5×5 table keeps one distance per region of the blank (the free
+//! cells it reaches without moving a pattern tile; see [`regions`](super::regions)), which is
+//! never less. Since only a pattern's own moves are counted, the tables of a partition add up to
+//! a lower bound. A slide moves one tile, so it changes one table's term only: for every other
+//! pattern the blank moves between two of its free cells side by side, inside one region. That
+//! term can jump by more than one (the 4×4 least may be reached in a region the blank cannot get
+//! to for free), so the bound is admissible but not always consistent, which IDA* does not need.
 //!
 //! Reflection: mirroring the board about its main diagonal, cell (r, c) to (c, r), maps the goal
 //! to itself once tile t is relabelled with the tile whose goal is t's goal cell mirrored. The
@@ -34,8 +37,9 @@ use std::fmt;
 use super::entry;
 use super::error::PdbError;
 use super::grid::{self, CellMap, MAX_CELLS};
-use super::index::{direct25, rank16};
+use super::index::rank16;
 use super::partition::{MAX_PATTERN_TILES, MAX_PATTERNS, Partition, table_len};
+use super::regions;
 use super::symmetry;
 use super::tables::{TableMemory, Tables};
 use crate::solver::heuristic::Estimator;
@@ -203,7 +207,8 @@ impl<'a> PatternHeuristic<'a> {
         PatternHeuristic { tables, views: &databases.views, views_of_tile, direct, base, shift: u32::from(!direct) }
     }
 
-    /// The table entry of `view` for the tile cells `cells`.
+    /// The table entry of `view` for the tile cells `cells` (the blank's too: a 5×5 table holds a
+    /// distance per region of the blank).
     #[inline]
     fn lookup(&self, view: usize, cells: &[u8; MAX_CELLS]) -> u8 {
         let view = &self.views[view];
@@ -211,7 +216,16 @@ impl<'a> PatternHeuristic<'a> {
             .iter()
             .map(|&tile| usize::from(view.cell_map[usize::from(cells[usize::from(tile)])]));
         let table = self.tables[view.table];
-        if self.direct { table[direct25(placement)] } else { entry::read(table, rank16(placement)) }
+        if self.direct {
+            let mut mapped = [0usize; MAX_PATTERN_TILES];
+            for (slot, cell) in mapped.iter_mut().zip(placement) {
+                *slot = cell;
+            }
+            let blank = usize::from(view.cell_map[usize::from(cells[0])]);
+            regions::read(table, &mapped[..view.len], blank)
+        } else {
+            entry::read(table, rank16(placement))
+        }
     }
 
     /// The bound of `memo` on one side (0 direct, 1 mirrored).
@@ -283,6 +297,7 @@ impl PatternHeuristic<'_> {
         let mut next = *memo;
         let tile = usize::from(tile);
         next.cells[tile] = to as u8;
+        next.cells[0] = from as u8;
         next.base = memo.base + u32::from(self.base[tile][to]) - u32::from(self.base[tile][from]);
         next
     }

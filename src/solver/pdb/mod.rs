@@ -7,6 +7,8 @@
 //! - [`error`]: [`PdbError`], the typed errors of all of the below.
 //! - [`grid`]: the grid's cells, the region a blank reaches (flood), the symmetries' cell maps.
 //! - [`index`]: where a placement is found in a table: dense ranks (4×4), direct indices (5×5).
+//! - [`regions`]: the blank's regions behind a 5×5 pattern's tiles, and the zero-aware read of a
+//!   5×5 table (a distance per region of the blank).
 //! - [`entry`]: how a 4×4 entry is stored in four bits, as its excess over Manhattan.
 //! - [`symmetry`]: which symmetry lets one table serve several patterns.
 //! - [`partition`]: which tiles form each pattern (4×4 or 5×5), and which have a table of their own.
@@ -37,6 +39,7 @@ pub mod index;
 mod lock;
 pub mod lookup;
 pub mod partition;
+pub mod regions;
 pub mod symmetry;
 pub mod tables;
 

@@ -8,6 +8,7 @@
 use super::entry::packed_len;
 use super::error::PdbError;
 use super::grid::MAX_CELLS;
+use super::regions::Regions;
 use super::symmetry;
 
 /// The board sizes pattern databases are built for.
@@ -19,19 +20,23 @@ pub const MAX_PATTERN_TILES: usize = 8;
 /// The most patterns a partition may have.
 pub const MAX_PATTERNS: usize = 8;
 
-/// The most tiles of a pattern on a `dimension`² board: 8 on 4×4, 6 on 5×5 (a 25⁶-entry table
-/// is 244 MB; 25⁷ would be 6 GB).
+/// The most tiles of a pattern on a `dimension`² board: 8 on 4×4, 6 on 5×5 (a 6-tile table is
+/// 298 MB; 25⁷ would be 6 GB).
 pub fn max_pattern_tiles(dimension: usize) -> usize {
     if dimension == 4 { MAX_PATTERN_TILES } else { 6 }
 }
 
 /// Bytes of the table of a `k`-tile pattern on a `dimension`² board: the dense 16!/(16-k)!
-/// entries of four bits for 4×4 (see [`entry`](super::entry)), the direct 25^k of a byte for
-/// 5×5 (see [`index`](super::index)).
+/// entries of four bits for 4×4 (see [`entry`](super::entry)); for 5×5, the direct 25^k of a
+/// byte (see [`index`](super::index)) and a byte per pocket of the blank and ordering of the
+/// tiles (see [`regions`](super::regions)).
 pub fn table_len(dimension: usize, k: usize) -> usize {
     match dimension {
         4 => packed_len(placements(16, k)),
-        _ => (0..k).map(|_| dimension * dimension).product(),
+        _ => {
+            let regions = Regions::of(k);
+            regions.main_len() + regions.pockets_len()
+        }
     }
 }
 
@@ -118,8 +123,8 @@ impl Partition {
     /// The 5×5 partition, Korf & Felner's 6-6-6-6 turned half a turn to our goal (blank
     /// bottom-right): the six tiles around the blank's corner, {13, 18, 19, 20, 23, 24}, and
     /// three 3×2 corner blocks, {11, 12, 16, 17, 21, 22}, {4, 5, 9, 10, 14, 15} and
-    /// {1, 2, 3, 6, 7, 8}. The blocks are one block turned, so two tables of 244 MB serve all
-    /// four patterns and their reflections (8 lookups).
+    /// {1, 2, 3, 6, 7, 8}. The blocks are one block turned, so two tables of 298 MB serve all
+    /// four patterns and their reflections (8 lookups), 596 MB.
     pub fn six_six_six_six() -> Partition {
         Partition::known(
             5,
@@ -201,6 +206,6 @@ mod tests {
         assert_eq!(Partition::seven_eight().stored().count(), 2);
         let korf = Partition::six_six_six_six();
         assert_eq!(korf.stored().collect::<Vec<_>>(), vec![&korf.patterns()[0][..], &korf.patterns()[1][..]]);
-        assert_eq!(korf.table_bytes(), 2 * 244_140_625);
+        assert_eq!(korf.table_bytes(), 2 * (244_140_625 + 53_496_000));
     }
 }
