@@ -22,8 +22,8 @@
 
 use std::sync::OnceLock;
 
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::board::{Direction, tile_to_slide};
 use crate::solver::prefetch::prefetch;
@@ -176,85 +176,95 @@ fn walk(dimension: usize, start: usize, moves: &[u8]) -> Vec<usize> {
     cells
 }
 
-/// A move sequence from one cell: its moves (two bits each, the first lowest), where the blank
-/// ends, and the board it leaves (each cell's original cell, five bits a cell).
+/// A move sequence from one cell, as [`find`] walks it.
 #[derive(Clone, Copy)]
 struct Sequence {
-    moves: u64,
-    blank: u8,
+    /// Its moves (indices into [`Direction::ALL`]) as base-4 digits, the first most
+    /// significant: of two sequences as long, the one that comes first has the smaller key.
+    key: u64,
+    /// Where the blank ends.
+    blank: usize,
+    /// The board it leaves: each cell's original cell, five bits a cell.
     board: u128,
+    /// The machine's state after it.
+    state: u32,
 }
 
-/// A hash for the boards of [`find`]'s sets: one multiply and fold, since the boards are
-/// already well spread and the sets hold millions of them.
-#[derive(Default)]
-struct Fold(u64);
-
-impl Hasher for Fold {
-    fn finish(&self) -> u64 {
-        self.0
+impl Sequence {
+    /// The empty sequence from `start`.
+    fn from(start: usize, cells: usize) -> Sequence {
+        let board = (0..cells).fold(0u128, |board, cell| board | (cell as u128) << (5 * cell));
+        Sequence { key: 0, blank: start, board, state: START }
     }
 
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x100_0000_01B3);
+    /// This sequence and one more move, the way of `direction`'s index, unless the move leaves
+    /// the board or `machine` prunes it.
+    fn then(&self, dimension: usize, machine: &Duplicates, direction: u8) -> Option<Sequence> {
+        let to = tile_to_slide(dimension, self.blank, Direction::ALL[usize::from(direction)])?;
+        let state = machine.step(self.state, direction, to)?;
+        let (here, there) = (5 * self.blank, 5 * to);
+        let label = |at: usize| (self.board >> at) & 31;
+        let board = self.board & !(31 << here) & !(31 << there) | label(there) << here | label(here) << there;
+        Some(Sequence { key: self.key << 2 | u64::from(direction), blank: to, board, state })
+    }
+
+    /// Calls `visit` with every sequence of `depth` more moves that `machine` lets through.
+    fn extend(&self, dimension: usize, machine: &Duplicates, depth: usize, visit: &mut impl FnMut(&Sequence)) {
+        if depth == 0 {
+            return visit(self);
+        }
+        for direction in 0..4u8 {
+            if let Some(next) = self.then(dimension, machine, direction) {
+                next.extend(dimension, machine, depth - 1, visit);
+            }
         }
     }
-
-    fn write_u128(&mut self, value: u128) {
-        let mixed = (value as u64 ^ (value >> 64) as u64 ^ self.0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.0 = mixed ^ mixed >> 29;
-    }
 }
-
-/// The boards one cell's sequences have reached.
-type Seen = HashSet<u128, BuildHasherDefault<Fold>>;
 
 /// The duplicates of up to `longest` moves on the `dimension`² board (at most 5×5): for each,
 /// its moves, and the cells it was found from. Each length is one round over every cell (on
 /// every core), against the machine of the duplicates found in the rounds before.
 fn find(dimension: usize, longest: usize) -> Vec<(Vec<u8>, u32)> {
     let cells = dimension * dimension;
-    let identity = (0..cells).fold(0u128, |board, cell| board | (cell as u128) << (5 * cell));
     let mut duplicates: Vec<(Vec<u8>, u32)> = Vec::new();
-    let mut layers: Vec<(Vec<Sequence>, Seen)> = (0..cells)
-        .map(|start| (vec![Sequence { moves: 0, blank: start as u8, board: identity }], Seen::from_iter([identity])))
-        .collect();
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(cells);
+    let mut scratch = vec![Scratch::default(); workers];
     for len in 1..=longest {
         let machine = Duplicates::automaton(cell_masks(dimension, &duplicates));
-        let size = layers.len().div_ceil(workers);
+        let next = AtomicUsize::new(0);
         let found: Vec<(u64, usize)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = layers
-                .chunks_mut(size)
-                .enumerate()
-                .map(|(index, chunk)| {
-                    let machine = &machine;
+            let handles: Vec<_> = scratch
+                .iter_mut()
+                .map(|scratch| {
+                    let (machine, next) = (&machine, &next);
                     scope.spawn(move || {
                         let mut found = Vec::new();
-                        for (offset, (layer, seen)) in chunk.iter_mut().enumerate() {
-                            extend(dimension, machine, index * size + offset, len, layer, seen, &mut found);
+                        loop {
+                            let start = next.fetch_add(1, Ordering::Relaxed);
+                            if start >= cells {
+                                return found;
+                            }
+                            scratch.round(dimension, machine, start, len, &mut found);
                         }
-                        found
                     })
                 })
                 .collect();
             handles.into_iter().flat_map(|handle| handle.join().unwrap_or_default()).collect()
         });
         let mut round: HashMap<u64, u32> = HashMap::new();
-        for (moves, start) in found {
-            *round.entry(moves).or_default() |= 1 << start;
+        for (key, start) in found {
+            *round.entry(key).or_default() |= 1 << start;
         }
         let mut round: Vec<(u64, u32)> = round.into_iter().collect();
         round.sort_unstable();
-        duplicates.extend(round.into_iter().map(|(moves, starts)| (unpack(moves, len), starts)));
+        duplicates.extend(round.into_iter().map(|(key, starts)| (unpack(key, len), starts)));
     }
     duplicates
 }
 
-/// The `len` moves packed two bits each in `moves`, the first lowest.
-fn unpack(moves: u64, len: usize) -> Vec<u8> {
-    (0..len).map(|i| (moves >> (2 * i) & 3) as u8).collect()
+/// The `len` moves of a [`Sequence`]'s `key`, the first first.
+fn unpack(key: u64, len: usize) -> Vec<u8> {
+    (0..len).rev().map(|i| (key >> (2 * i) & 3) as u8).collect()
 }
 
 /// `duplicates` (moves, and the cells they were found from) with the cells where their last
@@ -272,54 +282,53 @@ fn cell_masks(dimension: usize, duplicates: &[(Vec<u8>, u32)]) -> Vec<(Vec<u8>, 
         .collect()
 }
 
-/// One round of [`find`] for the sequences from `start`: extends each of `layer` (of `len` − 1
-/// moves) by every move, unless `machine` (the duplicates shorter than `len`) prunes it; keeps
-/// the sequences that reach a board not `seen` as the next layer, and adds the others to
-/// `found` as duplicates.
-fn extend(
-    dimension: usize,
-    machine: &Duplicates,
-    start: usize,
-    len: usize,
-    layer: &mut Vec<Sequence>,
-    seen: &mut Seen,
-    found: &mut Vec<(u64, usize)>,
-) {
-    let mut next = Vec::with_capacity(layer.len() * 2);
-    for sequence in layer.iter() {
-        // The state after the sequence, against every duplicate known now: a sequence that
-        // contains one found in the last round goes no further.
-        let mut state = Some(START);
-        let mut blank = start;
-        for direction in unpack(sequence.moves, len - 1) {
-            let Some(to) = tile_to_slide(dimension, blank, Direction::ALL[usize::from(direction)]) else { break };
-            blank = to;
-            state = state.and_then(|state| machine.step(state, direction, blank));
+/// A worker's boards in [`find`], kept from one round to the next: the vectors grow in place
+/// (tens of MB on 5×5) and are freed once, so that the allocator does not keep the pages of
+/// many freed vectors for the rest of the process.
+#[derive(Clone, Default)]
+struct Scratch {
+    /// The boards `len` − 2 moves from the start.
+    before: Vec<u128>,
+    /// The boards `len` moves from the start, with the sequences that reach them.
+    reached: Vec<(u128, u64)>,
+}
+
+impl Scratch {
+    /// One round of [`find`] for the sequences of `len` moves from `start`, which `machine`
+    /// (the duplicates shorter than `len`) lets through: adds to `found` those that reach a
+    /// board some other sequence reaches first.
+    ///
+    /// The machine lets through exactly the sequences that reach a board first, since any other
+    /// one contains a shorter duplicate; so the sequences of `len` − 2 moves reach every board
+    /// that far from `start` once. The puzzle's graph is bipartite, so a board `len` moves away
+    /// from `start` is either one of those or new; a new board's first sequence is the least
+    /// key. A round holds a depth-first walk's stack and two layers of one cell's boards, never
+    /// every board within `len` moves of every cell.
+    fn round(
+        &mut self,
+        dimension: usize,
+        machine: &Duplicates,
+        start: usize,
+        len: usize,
+        found: &mut Vec<(u64, usize)>,
+    ) {
+        let from = Sequence::from(start, dimension * dimension);
+        let Scratch { before, reached } = self;
+        before.clear();
+        if len >= 2 {
+            from.extend(dimension, machine, len - 2, &mut |sequence| before.push(sequence.board));
+            before.sort_unstable();
         }
-        let Some(state) = state else { continue };
-        for direction in 0..4u8 {
-            let blank = usize::from(sequence.blank);
-            let Some(to) = tile_to_slide(dimension, blank, Direction::ALL[usize::from(direction)]) else {
-                continue;
-            };
-            if machine.step(state, direction, to).is_none() {
-                continue;
-            }
-            let moves = sequence.moves | u64::from(direction) << (2 * (len - 1));
-            let (here, there) = (5 * blank, 5 * to);
-            let label = |board: u128, at: usize| (board >> at) & 31;
-            let board = sequence.board & !(31 << here) & !(31 << there)
-                | label(sequence.board, there) << here
-                | label(sequence.board, here) << there;
-            if seen.insert(board) {
-                next.push(Sequence { moves, blank: to as u8, board });
-            } else {
-                found.push((moves, start));
-            }
+        reached.clear();
+        from.extend(dimension, machine, len, &mut |sequence| reached.push((sequence.board, sequence.key)));
+        reached.sort_unstable();
+        for group in reached.chunk_by(|a, b| a.0 == b.0) {
+            let first = usize::from(before.binary_search(&group[0].0).is_err());
+            found.extend(group[first..].iter().map(|&(_, key)| (key, start)));
         }
     }
-    *layer = next;
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;
