@@ -6,6 +6,7 @@
 mod support;
 
 mod anysize;
+mod catalogue;
 mod korf;
 mod optimality;
 mod pattern_databases;

@@ -38,7 +38,7 @@ use super::entry;
 use super::error::PdbError;
 use super::grid::{self, CellMap, MAX_CELLS};
 use super::index::rank16;
-use super::partition::{MAX_PATTERN_TILES, MAX_PATTERNS, Partition, table_len};
+use super::partition::{MAX_GROUPS, MAX_PATTERN_TILES, MAX_PATTERNS, Partition, table_len};
 use super::regions;
 use super::symmetry;
 use super::tables::{TableMemory, Tables};
@@ -53,7 +53,12 @@ struct View {
     len: usize,
     /// Where each board cell is read in the table.
     cell_map: CellMap,
+    /// The sum it adds to: twice its group, plus one when mirrored.
+    side: usize,
 }
+
+/// The most sums a bound is the largest of: each group of a catalogue, direct and mirrored.
+const MAX_SIDES: usize = 2 * MAX_GROUPS;
 
 /// The tables of one partition, ready to be read by [`PatternHeuristic`]: built here, copied
 /// into memory, or mapped from their file (see [`TableMemory`]).
@@ -61,7 +66,7 @@ struct View {
 pub struct PatternDatabases {
     partition: Partition,
     tables: Tables,
-    /// The direct views, one per pattern, then the mirrored ones.
+    /// For each group, the direct views, one per pattern, then the mirrored ones.
     views: Vec<View>,
 }
 
@@ -104,8 +109,10 @@ impl PatternDatabases {
         }
         let transpose = grid::transpose(dimension);
         let mut views = Vec::with_capacity(2 * partition.patterns().len());
-        for reflected in [false, true] {
-            for pattern in partition.patterns() {
+        for (side, (group, reflected)) in
+            partition.groups().flat_map(|group| [(group, false), (group, true)]).enumerate()
+        {
+            for pattern in group {
                 let goals: Vec<u8> = pattern
                     .iter()
                     .map(|&tile| if reflected { transpose[usize::from(tile) - 1] } else { tile - 1 })
@@ -117,7 +124,7 @@ impl PatternDatabases {
                 })?;
                 let mut sources = [0u8; MAX_PATTERN_TILES];
                 sources[..tiles.len()].copy_from_slice(&tiles);
-                views.push(View { table, sources, len: tiles.len(), cell_map });
+                views.push(View { table, sources, len: tiles.len(), cell_map, side });
             }
         }
         Ok(PatternDatabases { partition, tables, views })
@@ -149,15 +156,17 @@ impl PatternDatabases {
     }
 }
 
-/// Additive pattern databases maxed with their reflection, as an [`Estimator`] for the boards
-/// of their dimension.
+/// Additive pattern databases maxed with their reflection (and, for a catalogue, with the other
+/// groups' sums), as an [`Estimator`] for the boards of their dimension.
 #[derive(Debug, Clone)]
 pub struct PatternHeuristic<'a> {
     /// The stored tables' bytes, held here so a lookup reaches a table in one step.
     tables: [&'a [u8]; MAX_PATTERNS],
     views: &'a [View],
-    /// For each tile, its direct view and its mirrored view.
-    views_of_tile: [[u8; 2]; MAX_CELLS],
+    /// For each tile, its view on each side: direct and mirrored, group by group.
+    views_of_tile: [[u8; MAX_SIDES]; MAX_CELLS],
+    /// How many sums the bound is the largest of: twice the groups.
+    sides: usize,
     /// Whether the tables are indexed directly with byte entries (5×5) rather than by dense rank
     /// with four-bit entries (4×4).
     direct: bool,
@@ -175,21 +184,21 @@ pub struct PatternHeuristic<'a> {
 pub struct PatternMemo {
     cells: [u8; MAX_CELLS],
     values: [u8; 2 * MAX_PATTERNS],
-    /// The direct sum and the mirrored sum of entries.
-    sums: [u32; 2],
+    /// The sum of entries on each side (see [`PatternHeuristic::sides`]).
+    sums: [u32; MAX_SIDES],
     /// The board's Manhattan distance on 4×4, 0 on 5×5.
     base: u32,
 }
 
 impl<'a> PatternHeuristic<'a> {
     fn new(databases: &'a PatternDatabases) -> PatternHeuristic<'a> {
-        let count = databases.partition.patterns().len();
-        let mut views_of_tile = [[0u8; 2]; MAX_CELLS];
+        let mut views_of_tile = [[0u8; MAX_SIDES]; MAX_CELLS];
         for (index, view) in databases.views.iter().enumerate() {
             for &tile in &view.sources[..view.len] {
-                views_of_tile[usize::from(tile)][usize::from(index >= count)] = index as u8;
+                views_of_tile[usize::from(tile)][view.side] = index as u8;
             }
         }
+        let sides = 2 * databases.partition.groups().count();
         let dimension = databases.dimension();
         let direct = dimension != 4;
         let mut base = [[0u8; MAX_CELLS]; MAX_CELLS];
@@ -204,7 +213,15 @@ impl<'a> PatternHeuristic<'a> {
         for (slot, table) in tables.iter_mut().zip(databases.tables.slices()) {
             *slot = table;
         }
-        PatternHeuristic { tables, views: &databases.views, views_of_tile, direct, base, shift: u32::from(!direct) }
+        PatternHeuristic {
+            tables,
+            views: &databases.views,
+            views_of_tile,
+            sides,
+            direct,
+            base,
+            shift: u32::from(!direct),
+        }
     }
 
     /// The table entry of `view` for the tile cells `cells` (the blank's too: a 5×5 table holds a
@@ -228,7 +245,7 @@ impl<'a> PatternHeuristic<'a> {
         }
     }
 
-    /// The bound of `memo` on one side (0 direct, 1 mirrored).
+    /// The bound of `memo` on one side.
     #[inline]
     fn side(&self, memo: &PatternMemo, side: usize) -> u32 {
         memo.base + (memo.sums[side] << self.shift)
@@ -239,35 +256,35 @@ impl Estimator for PatternHeuristic<'_> {
     type Memo = PatternMemo;
 
     fn start(&self, tiles: &[u16]) -> PatternMemo {
-        let mut memo = PatternMemo { cells: [0; MAX_CELLS], values: [0; 2 * MAX_PATTERNS], sums: [0; 2], base: 0 };
+        let mut memo =
+            PatternMemo { cells: [0; MAX_CELLS], values: [0; 2 * MAX_PATTERNS], sums: [0; MAX_SIDES], base: 0 };
         for (cell, &tile) in tiles.iter().enumerate() {
             memo.cells[usize::from(tile)] = cell as u8;
             memo.base += u32::from(self.base[usize::from(tile)][cell]);
         }
-        let count = self.views.len() / 2;
-        for view in 0..self.views.len() {
-            let value = self.lookup(view, &memo.cells);
-            memo.values[view] = value;
-            memo.sums[usize::from(view >= count)] += u32::from(value);
+        for (index, view) in self.views.iter().enumerate() {
+            let value = self.lookup(index, &memo.cells);
+            memo.values[index] = value;
+            memo.sums[view.side] += u32::from(value);
         }
         memo
     }
 
     #[inline]
     fn value(&self, memo: &PatternMemo) -> u32 {
-        memo.base + (memo.sums[0].max(memo.sums[1]) << self.shift)
+        memo.base + (memo.sums[..self.sides].iter().copied().max().unwrap_or(0) << self.shift)
     }
 
     #[inline]
     fn slide(&self, memo: &PatternMemo, _: &[u16], tile: u16, from: usize, to: usize) -> PatternMemo {
         let mut next = self.moved(memo, tile, from, to);
-        self.update(&mut next, tile, 0);
-        self.update(&mut next, tile, 1);
+        for side in 0..self.sides {
+            self.update(&mut next, tile, side);
+        }
         next
     }
 
-    /// Reads the direct view first and skips the mirrored lookup when the direct sum is already
-    /// over `limit`.
+    /// Reads the sides in turn and skips the rest as soon as one's bound is over `limit`.
     #[inline]
     fn slide_within(
         &self,
@@ -279,7 +296,7 @@ impl Estimator for PatternHeuristic<'_> {
         limit: u32,
     ) -> Result<PatternMemo, u32> {
         let mut next = self.moved(memo, tile, from, to);
-        for side in 0..2 {
+        for side in 0..self.sides {
             self.update(&mut next, tile, side);
             let bound = self.side(&next, side);
             if bound > limit {
@@ -302,7 +319,7 @@ impl PatternHeuristic<'_> {
         next
     }
 
-    /// Refreshes the value of `tile`'s view on `side` (0 direct, 1 mirrored) after it moved.
+    /// Refreshes the value of `tile`'s view on `side` after it moved.
     #[inline]
     fn update(&self, memo: &mut PatternMemo, tile: u16, side: usize) {
         let view = usize::from(self.views_of_tile[usize::from(tile)][side]);
@@ -335,7 +352,7 @@ mod tests {
         assert_eq!(tables_read, vec![0, 1, 1, 1, 0, 1, 1, 1]);
         let heuristic = databases.heuristic();
         for tile in 1..25 {
-            let [direct, mirrored] = heuristic.views_of_tile[tile];
+            let [direct, mirrored, ..] = heuristic.views_of_tile[tile];
             assert!(direct < 4 && mirrored >= 4, "tile {tile}");
         }
     }

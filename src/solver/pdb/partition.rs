@@ -47,13 +47,23 @@ pub fn placements(cells: usize, k: usize) -> usize {
 
 /// The tiles of each pattern, checked to be disjoint and to cover every tile of the board, and
 /// which of them have a table of their own.
+///
+/// A partition may also be a *catalogue* of up to [`MAX_GROUPS`] groups of patterns, each group
+/// a partition of the tiles on its own: the bound is the largest of the groups' sums (each with
+/// its reflection), and a pattern read through a symmetry of one stored before it, in any
+/// group, needs no table of its own.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Partition {
     dimension: usize,
     patterns: Vec<Vec<u8>>,
+    /// How many patterns each group has, in order.
+    groups: Vec<usize>,
     /// Indices into `patterns` of those with a table of their own, in table order.
     stored: Vec<usize>,
 }
+
+/// The most groups of a catalogue: with its reflection, each is a sum the search keeps.
+pub const MAX_GROUPS: usize = 2;
 
 impl Partition {
     /// A partition of the 4×4 board's tiles; see [`Partition::for_dimension`].
@@ -65,36 +75,28 @@ impl Partition {
     /// most [`MAX_PATTERNS`] of at most [`max_pattern_tiles`] tiles each, and cover every tile
     /// of the board exactly once.
     pub fn for_dimension(dimension: usize, patterns: Vec<Vec<u8>>) -> Result<Partition, PdbError> {
+        Partition::catalogue(dimension, vec![patterns])
+    }
+
+    /// A catalogue of `groups`, each checked as [`Partition::for_dimension`] checks a
+    /// partition; at most [`MAX_GROUPS`] groups and [`MAX_PATTERNS`] patterns in all.
+    pub fn catalogue(dimension: usize, groups: Vec<Vec<Vec<u8>>>) -> Result<Partition, PdbError> {
         let invalid = |reason: String| Err(PdbError::InvalidPartition(reason));
         if !DIMENSIONS.contains(&dimension) {
             return invalid(format!("pattern databases are built for 4x4 and 5x5 boards, not {dimension}x{dimension}"));
         }
-        let cells = dimension * dimension;
-        let max_tiles = max_pattern_tiles(dimension);
-        if patterns.is_empty() || patterns.len() > MAX_PATTERNS {
-            return invalid(format!("{} patterns; 1 to {MAX_PATTERNS} are allowed", patterns.len()));
+        if groups.is_empty() || groups.len() > MAX_GROUPS {
+            return invalid(format!("{} groups of patterns; 1 to {MAX_GROUPS} are allowed", groups.len()));
         }
-        let mut seen = [false; MAX_CELLS];
-        for pattern in &patterns {
-            if pattern.is_empty() || pattern.len() > max_tiles {
-                return invalid(format!(
-                    "a pattern of {} tiles; 1 to {max_tiles} are allowed on {dimension}x{dimension}",
-                    pattern.len()
-                ));
-            }
-            for &tile in pattern {
-                let tile = usize::from(tile);
-                if tile == 0 || tile >= cells {
-                    return invalid(format!("tile {tile} is not a tile of the {dimension}x{dimension} board"));
-                }
-                if std::mem::replace(&mut seen[tile], true) {
-                    return invalid(format!("tile {tile} is in two patterns"));
-                }
-            }
+        let count: usize = groups.iter().map(Vec::len).sum();
+        if groups.iter().any(Vec::is_empty) || count > MAX_PATTERNS {
+            return invalid(format!("{count} patterns; 1 to {MAX_PATTERNS} are allowed"));
         }
-        if let Some(missing) = (1..cells).find(|&tile| !seen[tile]) {
-            return invalid(format!("tile {missing} is in no pattern"));
+        for group in &groups {
+            check_covers(dimension, group)?;
         }
+        let sizes = groups.iter().map(Vec::len).collect();
+        let patterns: Vec<Vec<u8>> = groups.into_iter().flatten().collect();
         let mut stored: Vec<usize> = Vec::new();
         for (index, pattern) in patterns.iter().enumerate() {
             let tables: Vec<&[u8]> = stored.iter().map(|&table| patterns[table].as_slice()).collect();
@@ -103,7 +105,7 @@ impl Partition {
                 stored.push(index);
             }
         }
-        Ok(Partition { dimension, patterns, stored })
+        Ok(Partition { dimension, patterns, groups: sizes, stored })
     }
 
     /// The default 4×4 partition, Korf & Felner's 7-8 turned to our goal: the top two rows (8
@@ -137,6 +139,28 @@ impl Partition {
         )
     }
 
+    /// The 5×5 catalogue: Korf & Felner's 6-6-6-6 ([`Partition::six_six_six_six`]) and a
+    /// second 6-6-6-6 from Clausecker's study of 24-puzzle partitions (his best single one,
+    /// turned to our goal): {14, 15, 19, 20, 23, 24} and {13, 16, 17, 18, 21, 22} around the
+    /// blank's corner, and two corner blocks, {1, 2, 6, 7, 11, 12} and {3, 4, 5, 8, 9, 10}, read
+    /// from the first's block table. Four tables of 298 MB serve four sums (the two groups and
+    /// their reflections, 16 lookups), 1.19 GB.
+    pub fn six_six_six_six_twice() -> Partition {
+        Partition::catalogue(
+            5,
+            vec![
+                Partition::six_six_six_six().patterns,
+                vec![
+                    vec![14, 15, 19, 20, 23, 24],
+                    vec![13, 16, 17, 18, 21, 22],
+                    vec![1, 2, 6, 7, 11, 12],
+                    vec![3, 4, 5, 8, 9, 10],
+                ],
+            ],
+        )
+        .unwrap_or_else(|err| unreachable!("built-in catalogue: {err}"))
+    }
+
     /// A built-in partition, valid by construction.
     fn known(dimension: usize, patterns: Vec<Vec<u8>>) -> Partition {
         Partition::for_dimension(dimension, patterns).unwrap_or_else(|err| unreachable!("built-in partition: {err}"))
@@ -158,9 +182,18 @@ impl Partition {
         self.stored.iter().map(|&index| self.patterns[index].as_slice())
     }
 
-    /// The pattern sizes, as in "6-6-3".
+    /// The patterns of each group, in order (one group unless this is a catalogue).
+    pub fn groups(&self) -> impl Iterator<Item = &[Vec<u8>]> {
+        self.groups.iter().scan(0, |start, &len| {
+            *start += len;
+            Some(&self.patterns[*start - len..*start])
+        })
+    }
+
+    /// The pattern sizes, as in "6-6-3", and the groups' joined by "+".
     pub fn sizes(&self) -> String {
-        self.patterns.iter().map(|pattern| pattern.len().to_string()).collect::<Vec<_>>().join("-")
+        let sizes = |group: &[Vec<u8>]| group.iter().map(|pattern| pattern.len().to_string()).collect::<Vec<_>>();
+        self.groups().map(|group| sizes(group).join("-")).collect::<Vec<_>>().join("+")
     }
 
     /// Bytes of all tables together.
@@ -169,8 +202,38 @@ impl Partition {
     }
 }
 
-/// The built-in partitions by name, "7-8" or "6-6-3" (4×4) or "6-6-6-6" (5×5), as command
-/// lines spell them.
+/// Checks that `patterns` are of at most [`max_pattern_tiles`] tiles each and cover every tile
+/// of the `dimension`² board exactly once.
+fn check_covers(dimension: usize, patterns: &[Vec<u8>]) -> Result<(), PdbError> {
+    let invalid = |reason: String| Err(PdbError::InvalidPartition(reason));
+    let cells = dimension * dimension;
+    let max_tiles = max_pattern_tiles(dimension);
+    let mut seen = [false; MAX_CELLS];
+    for pattern in patterns {
+        if pattern.is_empty() || pattern.len() > max_tiles {
+            return invalid(format!(
+                "a pattern of {} tiles; 1 to {max_tiles} are allowed on {dimension}x{dimension}",
+                pattern.len()
+            ));
+        }
+        for &tile in pattern {
+            let tile = usize::from(tile);
+            if tile == 0 || tile >= cells {
+                return invalid(format!("tile {tile} is not a tile of the {dimension}x{dimension} board"));
+            }
+            if std::mem::replace(&mut seen[tile], true) {
+                return invalid(format!("tile {tile} is in two patterns"));
+            }
+        }
+    }
+    match (1..cells).find(|&tile| !seen[tile]) {
+        Some(missing) => invalid(format!("tile {missing} is in no pattern")),
+        None => Ok(()),
+    }
+}
+
+/// The built-in partitions by name, "7-8" or "6-6-3" (4×4) or "6-6-6-6" or "6-6-6-6+6-6-6-6"
+/// (5×5), as command lines spell them.
 impl std::str::FromStr for Partition {
     type Err = String;
 
@@ -179,7 +242,10 @@ impl std::str::FromStr for Partition {
             "7-8" => Ok(Partition::seven_eight()),
             "6-6-3" => Ok(Partition::six_six_three()),
             "6-6-6-6" => Ok(Partition::six_six_six_six()),
-            _ => Err(format!("unknown partition {name:?}; expected 7-8 or 6-6-3 (4x4), or 6-6-6-6 (5x5)")),
+            "6-6-6-6+6-6-6-6" => Ok(Partition::six_six_six_six_twice()),
+            _ => Err(format!(
+                "unknown partition {name:?}; expected 7-8 or 6-6-3 (4x4), or 6-6-6-6 or 6-6-6-6+6-6-6-6 (5x5)"
+            )),
         }
     }
 }
