@@ -213,10 +213,24 @@ enum Check {
     Full,
 }
 
-/// The quick partition to serve with while `partition` is built, if it is worth one: 6-6-3
-/// (seconds to build) for 7-8 (minutes).
-fn stand_in(partition: &Partition) -> Option<Partition> {
-    (*partition == Partition::seven_eight()).then(Partition::six_six_three)
+/// Tables to serve with while stronger ones are built.
+struct StandIn {
+    partition: Partition,
+    /// Whether to build it when its file is missing (it takes seconds), or only to load it.
+    build: bool,
+}
+
+/// The tables to serve with while `partition` is built, if it is worth some: 6-6-3 (seconds to
+/// build) for 7-8 (minutes); for the 5×5 catalogue, Korf & Felner's 6-6-6-6 (its first group)
+/// when its file is already there, as on a server that served with it before the catalogue.
+fn stand_in(partition: &Partition) -> Option<StandIn> {
+    if *partition == Partition::seven_eight() {
+        Some(StandIn { partition: Partition::six_six_three(), build: true })
+    } else if *partition == Partition::six_six_six_six_twice() {
+        Some(StandIn { partition: Partition::six_six_six_six(), build: false })
+    } else {
+        None
+    }
 }
 
 /// Pattern databases that arrive, and improve, later: empty until a background load or build
@@ -295,11 +309,12 @@ impl DatabaseSlot {
     }
 
     /// The body of [`DatabaseSlot::spawn_load_or_build`]'s thread: `partition` from its file,
-    /// else `quick` first (if any) and then `partition` built at idle priority.
+    /// else `quick` first (if any, and if it may be built or its file is there) and then
+    /// `partition` built at idle priority.
     fn load_in_stages(
         &self,
         dir: &Path,
-        quick: Option<Partition>,
+        quick: Option<StandIn>,
         partition: &Partition,
         memory: TableMemory,
     ) -> Result<(), PdbError> {
@@ -309,15 +324,29 @@ impl DatabaseSlot {
             self.ready(Arc::new(databases), started);
             return Ok(());
         }
-        if let Some(quick) = quick {
-            metrics::pattern_databases_ready(&quick.sizes(), false);
-            match PatternDatabases::load_or_build_as(dir, &quick, memory) {
-                Ok(databases) => self.ready(databases, started),
-                Err(error) => tracing::warn!(%error, partition = %quick.sizes(), "no stand-in pattern databases"),
+        let stand_in = match &quick {
+            Some(StandIn { partition: quick, build: true }) => {
+                metrics::pattern_databases_ready(&quick.sizes(), false);
+                match PatternDatabases::load_or_build_as(dir, quick, memory) {
+                    Ok(databases) => Some(databases),
+                    Err(error) => {
+                        tracing::warn!(%error, partition = %quick.sizes(), "no stand-in pattern databases");
+                        None
+                    }
+                }
             }
-        } else if partition.table_bytes() > QUICK_BUILD_BYTES {
+            Some(StandIn { partition: quick, build: false }) => {
+                cached(&dir.join(file_name(quick)), quick, memory, Check::Recorded).map(Arc::new)
+            }
+            None => None,
+        };
+        match stand_in {
+            Some(databases) => self.ready(databases, started),
             // No quick tables are coming (a 5×5 build takes minutes): a request should not wait.
-            self.0.send_modify(|loaded| loaded.loading = false);
+            None if quick.is_some() || partition.table_bytes() > QUICK_BUILD_BYTES => {
+                self.0.send_modify(|loaded| loaded.loading = false);
+            }
+            None => {}
         }
         if !yield_to_searches() {
             tracing::warn!("cannot lower the build's priority: it competes with searches for the CPU");
@@ -406,7 +435,8 @@ mod tests {
     fn a_cold_cache_gets_the_stand_in_first_then_the_strong_tables() {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let slot = DatabaseSlot::new();
-        slot.load_in_stages(dir.path(), Some(tiny()), &small(), TableMemory::Mapped).expect("both stages");
+        let quick = StandIn { partition: tiny(), build: true };
+        slot.load_in_stages(dir.path(), Some(quick), &small(), TableMemory::Mapped).expect("both stages");
         assert_eq!(held(&slot).as_deref(), Some("5-5-5"));
         assert!(dir.path().join(file_name(&tiny())).is_file(), "the stand-in was not cached");
         assert!(dir.path().join(file_name(&small())).is_file(), "the strong tables were not cached");
@@ -417,9 +447,42 @@ mod tests {
         let dir = tempfile::tempdir().expect("a temporary directory");
         PatternDatabases::prepare(dir.path(), &small()).expect("prepared tables");
         let slot = DatabaseSlot::new();
-        slot.load_in_stages(dir.path(), Some(tiny()), &small(), TableMemory::Resident).expect("a load");
+        let quick = StandIn { partition: tiny(), build: true };
+        slot.load_in_stages(dir.path(), Some(quick), &small(), TableMemory::Resident).expect("a load");
         assert_eq!(held(&slot).as_deref(), Some("5-5-5"));
         assert!(!dir.path().join(file_name(&tiny())).exists(), "the stand-in was built although not needed");
+    }
+
+    #[test]
+    fn a_stand_in_that_is_only_loaded_serves_when_its_file_is_there_and_is_never_built() {
+        for cached in [false, true] {
+            let dir = tempfile::tempdir().expect("a temporary directory");
+            if cached {
+                PatternDatabases::prepare(dir.path(), &tiny()).expect("the stand-in's file");
+            }
+            // Holding the strong tables' lock keeps the loader before their build.
+            let lock = BuildLock::acquire(&dir.path().join(file_name(&small()))).expect("the lock");
+            let slot = DatabaseSlot::new();
+            let loader = {
+                let (slot, dir) = (slot.clone(), dir.path().to_owned());
+                let quick = StandIn { partition: tiny(), build: false };
+                thread::spawn(move || slot.load_in_stages(&dir, Some(quick), &small(), TableMemory::Mapped))
+            };
+            if cached {
+                let deadline = Instant::now() + Duration::from_secs(30);
+                while held(&slot).is_none() {
+                    assert!(Instant::now() < deadline, "the cached stand-in never served");
+                    thread::sleep(Duration::from_millis(10));
+                }
+            } else {
+                thread::sleep(Duration::from_millis(200));
+            }
+            assert_eq!(held(&slot).as_deref(), cached.then_some("4-4-4-3"), "cached: {cached}");
+            drop(lock);
+            loader.join().expect("the loader thread").expect("the strong tables");
+            assert_eq!(held(&slot).as_deref(), Some("5-5-5"));
+            assert_eq!(dir.path().join(file_name(&tiny())).exists(), cached, "the stand-in was built");
+        }
     }
 
     #[tokio::test]
