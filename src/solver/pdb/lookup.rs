@@ -19,6 +19,11 @@
 //! move (skipped when the direct sum already prunes the child) and helps whenever the partition
 //! is not itself symmetric.
 //!
+//! A catalogue (see [`Partition::catalogue`]) is several partitions of the same tiles: each
+//! gives a sum and a mirrored sum, and the bound is the largest of them all, admissible since
+//! each is. The sums are read in turn, and a slide stops reading as soon as one puts the child
+//! over the search's bound.
+//!
 //! Every term, direct or mirrored, is a *view*: a stored table, the tiles to read in the
 //! table's order, and the symmetry that maps a board cell to the cell the table is read at (see
 //! [`symmetry`](super::symmetry)). A 4×4 table is indexed by the dense rank of the cells, a 5×5

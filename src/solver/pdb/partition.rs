@@ -122,11 +122,12 @@ impl Partition {
         Partition::known(4, vec![vec![1, 5, 6, 9, 10, 13], vec![7, 8, 11, 12, 14, 15], vec![2, 3, 4]])
     }
 
-    /// The 5×5 partition, Korf & Felner's 6-6-6-6 turned half a turn to our goal (blank
+    /// Korf & Felner's 5×5 partition, 6-6-6-6, turned half a turn to our goal (blank
     /// bottom-right): the six tiles around the blank's corner, {13, 18, 19, 20, 23, 24}, and
     /// three 3×2 corner blocks, {11, 12, 16, 17, 21, 22}, {4, 5, 9, 10, 14, 15} and
     /// {1, 2, 3, 6, 7, 8}. The blocks are one block turned, so two tables of 298 MB serve all
-    /// four patterns and their reflections (8 lookups), 596 MB.
+    /// four patterns and their reflections (8 lookups), 596 MB. The first group of the 5×5
+    /// catalogue, [`Partition::six_six_six_six_twice`].
     pub fn six_six_six_six() -> Partition {
         Partition::known(
             5,
