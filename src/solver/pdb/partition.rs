@@ -17,7 +17,7 @@ pub const DIMENSIONS: [usize; 2] = [4, 5];
 /// The most tiles a pattern may have in any table (the 8-tile 4×4 table is 259 MB).
 pub const MAX_PATTERN_TILES: usize = 8;
 
-/// The most patterns a partition may have.
+/// The most patterns a partition may have, all groups of a catalogue together.
 pub const MAX_PATTERNS: usize = 8;
 
 /// The most tiles of a pattern on a `dimension`² board: 8 on 4×4, 6 on 5×5 (a 6-tile table is
@@ -112,14 +112,14 @@ impl Partition {
     /// tiles) and the bottom two less the blank (7 tiles). 288 MB of tables; the build takes
     /// about a minute and a half and 1.3 GB (see `build`).
     pub fn seven_eight() -> Partition {
-        Partition::known(4, vec![(1..=8).collect(), (9..=15).collect()])
+        Partition::known(4, vec![vec![(1..=8).collect(), (9..=15).collect()]])
     }
 
     /// A small 4×4 partition that builds in seconds: {1, 5, 6, 9, 10, 13}, {7, 8, 11, 12, 14,
     /// 15} and {2, 3, 4}, the best of the 6-6-3 splits measured on the Korf instances (with
     /// reflection, about 3× fewer nodes than splitting by columns). 5.8 MB of tables.
     pub fn six_six_three() -> Partition {
-        Partition::known(4, vec![vec![1, 5, 6, 9, 10, 13], vec![7, 8, 11, 12, 14, 15], vec![2, 3, 4]])
+        Partition::known(4, vec![vec![vec![1, 5, 6, 9, 10, 13], vec![7, 8, 11, 12, 14, 15], vec![2, 3, 4]]])
     }
 
     /// Korf & Felner's 5×5 partition, 6-6-6-6, turned half a turn to our goal (blank
@@ -131,12 +131,12 @@ impl Partition {
     pub fn six_six_six_six() -> Partition {
         Partition::known(
             5,
-            vec![
+            vec![vec![
                 vec![13, 18, 19, 20, 23, 24],
                 vec![11, 12, 16, 17, 21, 22],
                 vec![4, 5, 9, 10, 14, 15],
                 vec![1, 2, 3, 6, 7, 8],
-            ],
+            ]],
         )
     }
 
@@ -147,7 +147,7 @@ impl Partition {
     /// from the first's block table. Four tables of 298 MB serve four sums (the two groups and
     /// their reflections, 16 lookups), 1.19 GB.
     pub fn six_six_six_six_twice() -> Partition {
-        Partition::catalogue(
+        Partition::known(
             5,
             vec![
                 Partition::six_six_six_six().patterns,
@@ -159,12 +159,11 @@ impl Partition {
                 ],
             ],
         )
-        .unwrap_or_else(|err| unreachable!("built-in catalogue: {err}"))
     }
 
-    /// A built-in partition, valid by construction.
-    fn known(dimension: usize, patterns: Vec<Vec<u8>>) -> Partition {
-        Partition::for_dimension(dimension, patterns).unwrap_or_else(|err| unreachable!("built-in partition: {err}"))
+    /// A built-in partition or catalogue of `groups`, valid by construction.
+    fn known(dimension: usize, groups: Vec<Vec<Vec<u8>>>) -> Partition {
+        Partition::catalogue(dimension, groups).unwrap_or_else(|err| unreachable!("built-in partition: {err}"))
     }
 
     /// The board side.
