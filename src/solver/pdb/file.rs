@@ -36,6 +36,7 @@ use std::path::{Path, PathBuf};
 use memmap2::{Advice, Mmap, MmapOptions};
 
 use super::error::PdbError;
+use super::huge_pages;
 use super::partition::{Partition, table_len};
 
 /// The format version of the files of `dimension`² boards, bumped whenever the layout or the
@@ -125,7 +126,9 @@ pub fn write(path: &Path, partition: &Partition, tables: &[&[u8]]) -> Result<(),
     }
     out.write_all(&checksum(&header, tables.iter().copied()).to_le_bytes()).map_err(io_error)?;
     let file = out.into_inner().map_err(|err| io_error(err.into_error()))?;
-    file.sync_all().map_err(io_error)
+    file.sync_all().map_err(io_error)?;
+    huge_pages::forget_cached(&file);
+    Ok(())
 }
 
 /// An opened table file: its header and size checked, its bytes mapped read-only.
@@ -165,9 +168,16 @@ pub fn open(path: &Path, partition: &Partition) -> Result<Image, PdbError> {
         // The file changed size between the check above and the mapping.
         return Err(PdbError::WrongSize { path: path.to_owned(), expected, actual: map.len() as u64 });
     }
-    // Read ahead the whole file if it is not in the page cache yet (a first run after a
-    // reboot), rather than fault it in page by page at random. Only a hint: ignore a refusal.
-    let _ = map.advise(Advice::WillNeed);
+    // Ask for the file's pages on huge pages: a lookup is a random read into hundreds of MB, and
+    // a 2 MB mapping keeps the page walk out of most of them (Korf's 100 on the 7-8 tables: 0.30
+    // s against 0.36 s a process). The kernel then reads a missing part of the file into the
+    // page cache 2 MB at a time, as a fault needs it, and maps it whole; pages cached already
+    // stay as they were read. Where huge pages are refused, read ahead the whole file if it is
+    // not in the page cache yet (a first run after a reboot), rather than fault it in page by
+    // page at random. Only hints: ignore refusals.
+    if map.advise(Advice::HugePage).is_err() {
+        let _ = map.advise(Advice::WillNeed);
+    }
     let mut start = header_len;
     let tables = partition
         .stored()

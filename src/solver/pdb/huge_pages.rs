@@ -7,6 +7,10 @@
 //! ask the kernel, before the memory is first touched, to back it with 2 MB pages
 //! (`madvise(MADV_HUGEPAGE)`, honoured when transparent huge pages are `always` or `madvise`).
 //! The advice is only a hint: where it is refused, or on other systems, the memory is ordinary.
+//!
+//! A table file is mapped with the same advice (see `file`), which the kernel can honour only
+//! for pages it reads into the page cache afterwards: [`forget_cached`] drops a file the build
+//! has just written, so that its first mapping reads it back on huge pages.
 
 /// `len` values made by `make`, in memory advised to use huge pages.
 pub(super) fn filled<T>(len: usize, make: impl Fn() -> T) -> Vec<T> {
@@ -38,6 +42,20 @@ fn advise(start: *mut u8, bytes: usize) {
 
 #[cfg(not(target_os = "linux"))]
 fn advise(_: *mut u8, _: usize) {}
+
+/// Drops the cached pages of `file`, written and synced, from the page cache. The writes left
+/// them on small pages, which a mapping can only map one by one (Korf's 100 with the 7-8 file:
+/// 0.36 s a process, against 0.30 s once it is read back on huge pages). Only a hint: pages
+/// still mapped elsewhere, or dirty, stay.
+#[cfg(target_os = "linux")]
+pub(super) fn forget_cached(file: &std::fs::File) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: the descriptor is open for the call's duration; the advice changes no data.
+    unsafe { libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+}
+
+#[cfg(not(target_os = "linux"))]
+pub(super) fn forget_cached(_: &std::fs::File) {}
 
 #[cfg(test)]
 mod tests {
