@@ -85,6 +85,31 @@ fn the_bound_is_admissible_and_updates_like_a_fresh_evaluation() {
 }
 
 #[test]
+fn a_long_walk_keeps_the_bound_equal_to_a_fresh_evaluation() {
+    // A 5×5 slide moves each view's index by the one tile that moved, through the view's
+    // symmetry: thousands of slides later every bound must still be the one read afresh.
+    let databases = small_databases();
+    let heuristic = databases.heuristic();
+    let mut rng = Rng::new(2024);
+    let mut tiles: Vec<u16> = (1..25).chain([0]).collect();
+    let mut memo = heuristic.start(&tiles);
+    let mut blank = 24;
+    for step in 0..5_000 {
+        let direction = Direction::ALL[rng.below(4)];
+        let Some(from) = tile_to_slide(5, blank, direction) else { continue };
+        let tile = tiles[from];
+        let slid = heuristic.slide(&memo, &tiles, tile, from, blank);
+        let within = heuristic.slide_within(&memo, &tiles, tile, from, blank, u32::MAX).expect("no limit");
+        tiles.swap(blank, from);
+        let fresh = bound(&databases, &tiles);
+        assert_eq!(heuristic.value(&slid), fresh, "slide {step}: {tiles:?}");
+        assert_eq!(heuristic.value(&within), fresh, "slide_within {step}: {tiles:?}");
+        (memo, blank) = (within, from);
+    }
+    assert!(bound(&databases, &tiles) > 40, "the walk went far from the goal");
+}
+
+#[test]
 fn a_pattern_read_through_a_symmetry_gives_what_its_own_table_gives() {
     // The same patterns in another order: {21, 22, 23} first gets its own table, and {1, 2, 3}
     // is read from it mirrored top to bottom, the other way round from `small_patterns`.

@@ -42,7 +42,7 @@ use std::fmt;
 use super::entry;
 use super::error::PdbError;
 use super::grid::{self, CellMap, MAX_CELLS};
-use super::index::rank16;
+use super::index::{direct25, rank16};
 use super::partition::{MAX_GROUPS, MAX_PATTERN_TILES, MAX_PATTERNS, Partition, table_len};
 use super::regions;
 use super::symmetry;
@@ -172,6 +172,10 @@ pub struct PatternHeuristic<'a> {
     views_of_tile: [[u8; MAX_SIDES]; MAX_CELLS],
     /// How many sums the bound is the largest of: twice the groups.
     sides: usize,
+    /// On 5×5, for each tile and side, what a step of one table cell by the tile adds to its
+    /// view's index: 25 to the power of the tiles after it in the view. A 5×5 index is kept in
+    /// the memo and moved by the one tile that slides, instead of recomputed from six cells.
+    place: [[u32; MAX_SIDES]; MAX_CELLS],
     /// Whether the tables are indexed directly with byte entries (5×5) rather than by dense rank
     /// with four-bit entries (4×4).
     direct: bool,
@@ -189,6 +193,8 @@ pub struct PatternHeuristic<'a> {
 pub struct PatternMemo {
     cells: [u8; MAX_CELLS],
     values: [u8; 2 * MAX_PATTERNS],
+    /// On 5×5, each view's index in its table (see [`PatternHeuristic::index`]).
+    indices: [u32; 2 * MAX_PATTERNS],
     /// The sum of entries on each side (see [`PatternHeuristic::sides`]).
     sums: [u32; MAX_SIDES],
     /// The board's Manhattan distance on 4×4, 0 on 5×5.
@@ -198,9 +204,11 @@ pub struct PatternMemo {
 impl<'a> PatternHeuristic<'a> {
     fn new(databases: &'a PatternDatabases) -> PatternHeuristic<'a> {
         let mut views_of_tile = [[0u8; MAX_SIDES]; MAX_CELLS];
+        let mut place = [[0u32; MAX_SIDES]; MAX_CELLS];
         for (index, view) in databases.views.iter().enumerate() {
-            for &tile in &view.sources[..view.len] {
+            for (position, &tile) in view.sources[..view.len].iter().enumerate() {
                 views_of_tile[usize::from(tile)][view.side] = index as u8;
+                place[usize::from(tile)][view.side] = 25u32.pow((view.len - 1 - position) as u32);
             }
         }
         let sides = 2 * databases.partition.groups().count();
@@ -223,6 +231,7 @@ impl<'a> PatternHeuristic<'a> {
             views: &databases.views,
             views_of_tile,
             sides,
+            place,
             direct,
             base,
             shift: u32::from(!direct),
@@ -233,21 +242,43 @@ impl<'a> PatternHeuristic<'a> {
     /// distance per region of the blank).
     #[inline]
     fn lookup(&self, view: usize, cells: &[u8; MAX_CELLS]) -> u8 {
+        self.entry(view, self.index(view, cells), cells)
+    }
+
+    /// Where `view`'s entry for `cells` is in its table: a byte's index on 5×5 (in its main
+    /// part), an entry's on 4×4.
+    #[inline]
+    fn index(&self, view: usize, cells: &[u8; MAX_CELLS]) -> usize {
         let view = &self.views[view];
         let placement = view.sources[..view.len]
             .iter()
             .map(|&tile| usize::from(view.cell_map[usize::from(cells[usize::from(tile)])]));
-        let table = self.tables[view.table];
-        if self.direct {
-            let mut mapped = [0usize; MAX_PATTERN_TILES];
-            for (slot, cell) in mapped.iter_mut().zip(placement) {
-                *slot = cell;
-            }
-            let blank = usize::from(view.cell_map[usize::from(cells[0])]);
-            regions::read(table, &mapped[..view.len], blank)
-        } else {
-            entry::read(table, rank16(placement))
+        if self.direct { direct25(placement) } else { rank16(placement) }
+    }
+
+    /// The entry at `index` (see [`PatternHeuristic::index`]) of `view`'s table for `cells`: on
+    /// 5×5, the pocket's entry when the main one is flagged and the blank is in a pocket.
+    #[inline]
+    fn entry(&self, view: usize, index: usize, cells: &[u8; MAX_CELLS]) -> u8 {
+        let table = self.tables[self.views[view].table];
+        if !self.direct {
+            return entry::read(table, index);
         }
+        let value = table[index];
+        if value & regions::FLAG == 0 { value } else { self.pocket(view, cells) }
+    }
+
+    /// [`PatternHeuristic::entry`] for a flagged 5×5 entry: read again from the cells, which
+    /// gives the pocket's entry when the blank is in one.
+    #[inline(never)]
+    fn pocket(&self, view: usize, cells: &[u8; MAX_CELLS]) -> u8 {
+        let view = &self.views[view];
+        let mut mapped = [0usize; MAX_PATTERN_TILES];
+        for (slot, &tile) in mapped.iter_mut().zip(&view.sources[..view.len]) {
+            *slot = usize::from(view.cell_map[usize::from(cells[usize::from(tile)])]);
+        }
+        let blank = usize::from(view.cell_map[usize::from(cells[0])]);
+        regions::read(self.tables[view.table], &mapped[..view.len], blank)
     }
 
     /// The bound of `memo` on one side.
@@ -261,14 +292,21 @@ impl Estimator for PatternHeuristic<'_> {
     type Memo = PatternMemo;
 
     fn start(&self, tiles: &[u16]) -> PatternMemo {
-        let mut memo =
-            PatternMemo { cells: [0; MAX_CELLS], values: [0; 2 * MAX_PATTERNS], sums: [0; MAX_SIDES], base: 0 };
+        let mut memo = PatternMemo {
+            cells: [0; MAX_CELLS],
+            values: [0; 2 * MAX_PATTERNS],
+            indices: [0; 2 * MAX_PATTERNS],
+            sums: [0; MAX_SIDES],
+            base: 0,
+        };
         for (cell, &tile) in tiles.iter().enumerate() {
             memo.cells[usize::from(tile)] = cell as u8;
             memo.base += u32::from(self.base[usize::from(tile)][cell]);
         }
         for (index, view) in self.views.iter().enumerate() {
-            let value = self.lookup(index, &memo.cells);
+            let at = self.index(index, &memo.cells);
+            let value = self.entry(index, at, &memo.cells);
+            memo.indices[index] = at as u32;
             memo.values[index] = value;
             memo.sums[view.side] += u32::from(value);
         }
@@ -284,7 +322,7 @@ impl Estimator for PatternHeuristic<'_> {
     fn slide(&self, memo: &PatternMemo, _: &[u16], tile: u16, from: usize, to: usize) -> PatternMemo {
         let mut next = self.moved(memo, tile, from, to);
         for side in 0..self.sides {
-            self.update(&mut next, tile, side);
+            self.update(&mut next, tile, side, from, to);
         }
         next
     }
@@ -302,7 +340,7 @@ impl Estimator for PatternHeuristic<'_> {
     ) -> Result<PatternMemo, u32> {
         let mut next = self.moved(memo, tile, from, to);
         for side in 0..self.sides {
-            self.update(&mut next, tile, side);
+            self.update(&mut next, tile, side, from, to);
             let bound = self.side(&next, side);
             if bound > limit {
                 return Err(bound);
@@ -324,11 +362,20 @@ impl PatternHeuristic<'_> {
         next
     }
 
-    /// Refreshes the value of `tile`'s view on `side` after it moved.
+    /// Refreshes the value of `tile`'s view on `side` after it moved from cell `from` to `to`.
     #[inline]
-    fn update(&self, memo: &mut PatternMemo, tile: u16, side: usize) {
-        let view = usize::from(self.views_of_tile[usize::from(tile)][side]);
-        let value = self.lookup(view, &memo.cells);
+    fn update(&self, memo: &mut PatternMemo, tile: u16, side: usize, from: usize, to: usize) {
+        let tile = usize::from(tile);
+        let view = usize::from(self.views_of_tile[tile][side]);
+        let value = if self.direct {
+            let map = &self.views[view].cell_map;
+            let step = u32::from(map[to]).wrapping_sub(u32::from(map[from]));
+            let index = memo.indices[view].wrapping_add(step.wrapping_mul(self.place[tile][side]));
+            memo.indices[view] = index;
+            self.entry(view, index as usize, &memo.cells)
+        } else {
+            self.lookup(view, &memo.cells)
+        };
         memo.sums[side] = memo.sums[side] + u32::from(value) - u32::from(memo.values[view]);
         memo.values[view] = value;
     }
