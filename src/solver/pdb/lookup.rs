@@ -65,6 +65,15 @@ struct View {
     side: usize,
 }
 
+impl View {
+    /// The table cells of this view's tiles, in the table's order, when the tiles stand on
+    /// `cells`.
+    #[inline]
+    fn placement<'c>(&self, cells: &'c [u8; MAX_CELLS]) -> impl Iterator<Item = usize> + use<'_, 'c> {
+        self.sources[..self.len].iter().map(|&tile| usize::from(self.cell_map[usize::from(cells[usize::from(tile)])]))
+    }
+}
+
 /// The most sums a bound is the largest of: each group of a catalogue, direct and mirrored.
 const MAX_SIDES: usize = 2 * MAX_GROUPS;
 
@@ -252,10 +261,7 @@ impl<'a> PatternHeuristic<'a> {
     /// part), an entry's on 4×4.
     #[inline]
     fn index(&self, view: usize, cells: &[u8; MAX_CELLS]) -> usize {
-        let view = &self.views[view];
-        let placement = view.sources[..view.len]
-            .iter()
-            .map(|&tile| usize::from(view.cell_map[usize::from(cells[usize::from(tile)])]));
+        let placement = self.views[view].placement(cells);
         if self.direct { direct25(placement) } else { rank16(placement) }
     }
 
@@ -277,8 +283,8 @@ impl<'a> PatternHeuristic<'a> {
     fn pocket(&self, view: usize, cells: &[u8; MAX_CELLS]) -> u8 {
         let view = &self.views[view];
         let mut mapped = [0usize; MAX_PATTERN_TILES];
-        for (slot, &tile) in mapped.iter_mut().zip(&view.sources[..view.len]) {
-            *slot = usize::from(view.cell_map[usize::from(cells[usize::from(tile)])]);
+        for (slot, cell) in mapped.iter_mut().zip(view.placement(cells)) {
+            *slot = cell;
         }
         let blank = usize::from(view.cell_map[usize::from(cells[0])]);
         regions::read(self.tables[view.table], &mapped[..view.len], blank)
