@@ -169,8 +169,7 @@ pub fn open(path: &Path, partition: &Partition) -> Result<Image, PdbError> {
         return Err(PdbError::WrongSize { path: path.to_owned(), expected, actual: map.len() as u64 });
     }
     // Ask for the file's pages on huge pages: a lookup is a random read into hundreds of MB, and
-    // a 2 MB mapping keeps the page walk out of most of them (Korf's 100 on the 7-8 tables: 0.30
-    // s against 0.36 s a process). The kernel then reads a missing part of the file into the
+    // a 2 MB mapping keeps the page walk out of most of them (see `huge_pages`). The kernel then reads a missing part of the file into the
     // page cache 2 MB at a time, as a fault needs it, and maps it whole; pages cached already
     // stay as they were read. Where huge pages are refused, read ahead the whole file if it is
     // not in the page cache yet (a first run after a reboot), rather than fault it in page by

@@ -62,6 +62,13 @@ pub fn direct25(cells: impl IntoIterator<Item = usize>) -> usize {
     cells.into_iter().fold(0, |index, cell| index * 25 + cell)
 }
 
+/// What one cell more at `position` of a `len`-cell placement adds to its [`direct25`] index:
+/// 25 to the power of the cells after it. A search moves an index by this times the step of the
+/// one tile that slid, instead of folding every cell again.
+pub fn direct25_place(len: usize, position: usize) -> u32 {
+    25u32.pow((len - 1 - position) as u32)
+}
+
 /// The cells of a placement of `len` cells on a board of `cells` cells (at most 32) from its
 /// dense rank: the inverse of [`rank16`] and [`rank25`].
 pub fn unrank(mut index: usize, len: usize, cells: usize) -> [u8; 32] {

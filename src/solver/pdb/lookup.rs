@@ -45,7 +45,7 @@ use std::fmt;
 use super::entry;
 use super::error::PdbError;
 use super::grid::{self, CellMap, MAX_CELLS};
-use super::index::{direct25, rank16};
+use super::index::{direct25, direct25_place, rank16};
 use super::partition::{MAX_GROUPS, MAX_PATTERN_TILES, MAX_PATTERNS, Partition, table_len};
 use super::regions;
 use super::symmetry;
@@ -220,7 +220,7 @@ impl<'a> PatternHeuristic<'a> {
         for (index, view) in databases.views.iter().enumerate() {
             for (position, &tile) in view.sources[..view.len].iter().enumerate() {
                 views_of_tile[usize::from(tile)][view.side] = index as u8;
-                place[usize::from(tile)][view.side] = 25u32.pow((view.len - 1 - position) as u32);
+                place[usize::from(tile)][view.side] = direct25_place(view.len, position);
             }
         }
         let sides = 2 * databases.partition.groups().count();
