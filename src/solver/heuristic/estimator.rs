@@ -21,6 +21,12 @@ pub trait Estimator {
     /// `tiles` is the position before the slide.
     fn slide(&self, memo: &Self::Memo, tiles: &[u16], tile: u16, from: usize, to: usize) -> Self::Memo;
 
+    /// Asks the memory system for what [`Estimator::slide_within`] of this slide reads first,
+    /// without waiting for it. The search calls it for every child of a node it enters, before
+    /// reading any, so that the children's reads overlap instead of waiting in turn.
+    #[inline]
+    fn prefetch(&self, _memo: &Self::Memo, _tile: u16, _from: usize, _to: usize) {}
+
     /// The memo after the slide if its bound is at most `limit`, else `Err` with a lower bound
     /// on the child's value above `limit`. The search prunes such a child anyway, so an
     /// estimator made of several parts may stop at the first part that is over.

@@ -51,6 +51,7 @@ use super::regions;
 use super::symmetry;
 use super::tables::{TableMemory, Tables};
 use crate::solver::heuristic::Estimator;
+use crate::solver::prefetch::prefetch;
 
 /// One way to read a table: a pattern's tiles, either as they stand or through a symmetry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -267,7 +268,7 @@ impl<'a> PatternHeuristic<'a> {
 
     /// The entry at `index` (see [`PatternHeuristic::index`]) of `view`'s table for `cells`: on
     /// 5×5, the pocket's entry when the main one is flagged and the blank is in a pocket.
-    #[inline]
+    #[inline(always)]
     fn entry(&self, view: usize, index: usize, cells: &[u8; MAX_CELLS]) -> u8 {
         let table = self.tables[self.views[view].table];
         if !self.direct {
@@ -336,8 +337,19 @@ impl Estimator for PatternHeuristic<'_> {
         next
     }
 
-    /// Reads the sides in turn and skips the rest as soon as one's bound is over `limit`.
+    /// On 5×5, the first side's entry of the moved tile's view.
     #[inline]
+    fn prefetch(&self, memo: &PatternMemo, tile: u16, from: usize, to: usize) {
+        if self.direct {
+            let (view, index) = self.stepped(memo, usize::from(tile), 0, from, to);
+            if let Some(entry) = self.tables[self.views[view].table].get(index as usize) {
+                prefetch(entry);
+            }
+        }
+    }
+
+    /// Reads the sides in turn and skips the rest as soon as one's bound is over `limit`.
+    #[inline(always)]
     fn slide_within(
         &self,
         memo: &PatternMemo,
@@ -361,7 +373,7 @@ impl Estimator for PatternHeuristic<'_> {
 
 impl PatternHeuristic<'_> {
     /// `memo` with `tile` moved from cell `from` to cell `to`, its entries not yet updated.
-    #[inline]
+    #[inline(always)]
     fn moved(&self, memo: &PatternMemo, tile: u16, from: usize, to: usize) -> PatternMemo {
         let mut next = *memo;
         let tile = usize::from(tile);
@@ -371,15 +383,23 @@ impl PatternHeuristic<'_> {
         next
     }
 
+    /// On 5×5, the view of `tile` on `side` and its index once the tile moved from cell `from`
+    /// to `to`: the memo's index stepped by the tile's digit alone.
+    #[inline(always)]
+    fn stepped(&self, memo: &PatternMemo, tile: usize, side: usize, from: usize, to: usize) -> (usize, u32) {
+        let view = usize::from(self.views_of_tile[tile][side]);
+        let map = &self.views[view].cell_map;
+        let step = u32::from(map[to]).wrapping_sub(u32::from(map[from]));
+        (view, memo.indices[view].wrapping_add(step.wrapping_mul(self.place[tile][side])))
+    }
+
     /// Refreshes the value of `tile`'s view on `side` after it moved from cell `from` to `to`.
-    #[inline]
+    #[inline(always)]
     fn update(&self, memo: &mut PatternMemo, tile: u16, side: usize, from: usize, to: usize) {
         let tile = usize::from(tile);
         let view = usize::from(self.views_of_tile[tile][side]);
         let value = if self.direct {
-            let map = &self.views[view].cell_map;
-            let step = u32::from(map[to]).wrapping_sub(u32::from(map[from]));
-            let index = memo.indices[view].wrapping_add(step.wrapping_mul(self.place[tile][side]));
+            let (_, index) = self.stepped(memo, tile, side, from, to);
             memo.indices[view] = index;
             self.entry(view, index as usize, &memo.cells)
         } else {
