@@ -275,20 +275,20 @@ impl<'a> PatternHeuristic<'a> {
             return entry::read(table, index);
         }
         let value = table[index];
-        if value & regions::FLAG == 0 { value } else { self.pocket(view, cells) }
+        if value & regions::FLAG == 0 { value } else { self.pocket(view, cells, value) }
     }
 
-    /// [`PatternHeuristic::entry`] for a flagged 5×5 entry: read again from the cells, which
-    /// gives the pocket's entry when the blank is in one.
+    /// [`PatternHeuristic::entry`] for the flagged 5×5 entry `value`: the pocket's entry when
+    /// the blank is in one, found from the cells.
     #[inline(never)]
-    fn pocket(&self, view: usize, cells: &[u8; MAX_CELLS]) -> u8 {
+    fn pocket(&self, view: usize, cells: &[u8; MAX_CELLS], value: u8) -> u8 {
         let view = &self.views[view];
         let mut mapped = [0usize; MAX_PATTERN_TILES];
         for (slot, cell) in mapped.iter_mut().zip(view.placement(cells)) {
             *slot = cell;
         }
         let blank = usize::from(view.cell_map[usize::from(cells[0])]);
-        regions::read(self.tables[view.table], &mapped[..view.len], blank)
+        regions::read_flagged(self.tables[view.table], &mapped[..view.len], blank, value)
     }
 
     /// The bound of `memo` on one side.

@@ -142,9 +142,10 @@ pub fn read(table: &[u8], cells: &[usize], blank: usize) -> u8 {
     if entry & FLAG == 0 { entry } else { read_flagged(table, cells, blank, entry) }
 }
 
-/// [`read`] for a flagged entry: the pocket's entry when the blank is in one.
+/// [`read`] for a flagged main `entry`, already read: the pocket's entry when the blank is in
+/// one, else the main distance.
 #[inline(never)]
-fn read_flagged(table: &[u8], cells: &[usize], blank: usize, entry: u8) -> u8 {
+pub fn read_flagged(table: &[u8], cells: &[usize], blank: usize, entry: u8) -> u8 {
     let regions = Regions::of(cells.len());
     let (set, main) = regions.main_of(cells);
     if main >> blank & 1 != 0 {
@@ -175,12 +176,19 @@ fn next_set(set: u32) -> u32 {
 
 /// The rank of the order in which the tiles stand over their cells: the Lehmer code of each
 /// tile's place among the sorted cells, `0..k!`.
+///
+/// The tiles after each one are kept as a set of cells, so counting those below it is one
+/// population count (a lookup with the blank in a pocket reads it, on the search's hot path).
 #[inline]
 pub fn ordering(cells: &[usize]) -> usize {
+    let mut later = 0u32;
     let mut rank = 0;
-    for (i, &cell) in cells.iter().enumerate() {
-        let later_below = cells[i + 1..].iter().filter(|&&other| other < cell).count();
-        rank = rank * (cells.len() - i) + later_below;
+    let mut weight = 1;
+    for (i, &cell) in cells.iter().enumerate().rev() {
+        let below = (later & ((1 << cell) - 1)).count_ones() as usize;
+        rank += below * weight;
+        weight *= cells.len() - i;
+        later |= 1 << cell;
     }
     rank
 }
@@ -202,6 +210,37 @@ mod tests {
         assert_eq!(main.count_ones(), 18);
         assert!(regions.pocket_index(&cells, set, 0).is_some());
         assert_eq!(regions.pocket_index(&cells, set, 24), None, "cell 24 is in the main region");
+    }
+
+    #[test]
+    fn orderings_are_the_lehmer_codes_the_files_were_built_with() {
+        // The pocket part of every table file is laid out by this rank: it must not change.
+        fn lehmer(cells: &[usize]) -> usize {
+            let mut rank = 0;
+            for (i, &cell) in cells.iter().enumerate() {
+                rank = rank * (cells.len() - i) + cells[i + 1..].iter().filter(|&&other| other < cell).count();
+            }
+            rank
+        }
+        let mut cells = [2, 7, 8, 13, 19, 24];
+        let mut seen = vec![false; 720];
+        for _ in 0..720 {
+            let rank = ordering(&cells);
+            assert_eq!(rank, lehmer(&cells), "{cells:?}");
+            assert!(!std::mem::replace(&mut seen[rank], true), "{cells:?}");
+            next_permutation(&mut cells);
+        }
+    }
+
+    /// The next permutation in lexicographic order, wrapping to the first.
+    fn next_permutation(cells: &mut [usize]) {
+        let Some(i) = (1..cells.len()).rev().find(|&i| cells[i - 1] < cells[i]) else {
+            cells.reverse();
+            return;
+        };
+        let j = (i..cells.len()).rev().find(|&j| cells[j] > cells[i - 1]).unwrap_or(i);
+        cells.swap(i - 1, j);
+        cells[i..].reverse();
     }
 
     #[test]
