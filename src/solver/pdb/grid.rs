@@ -53,6 +53,17 @@ pub fn inverse(map: &CellMap, cells: usize) -> CellMap {
     inverse
 }
 
+/// Every ordered pair of cells side by side on a `dimension`² board: each slide a tile can make,
+/// as (from, to).
+pub fn adjacent(dimension: usize) -> impl Iterator<Item = (usize, usize)> {
+    (0..dimension * dimension).flat_map(move |from| {
+        let (row, column) = (from / dimension, from % dimension);
+        let right = (column + 1 < dimension).then_some(from + 1);
+        let down = (row + 1 < dimension).then_some(from + dimension);
+        right.into_iter().chain(down).flat_map(move |to| [(from, to), (to, from)])
+    })
+}
+
 /// `region` and the cells next to it, on a `dimension`² board (bits beyond the board may be set).
 #[inline]
 pub fn grow(dimension: usize, region: u32) -> u32 {
@@ -82,6 +93,18 @@ pub fn flood(dimension: usize, seeds: u32, free: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn adjacent_gives_every_slide_once_each_way() {
+        let pairs: Vec<(usize, usize)> = adjacent(5).collect();
+        assert_eq!(pairs.len(), 2 * 40, "a 5×5 board has 40 edges");
+        for &(from, to) in &pairs {
+            let (dr, dc) = ((from / 5).abs_diff(to / 5), (from % 5).abs_diff(to % 5));
+            assert_eq!(dr + dc, 1, "{from} and {to} are not side by side");
+            assert_eq!(pairs.iter().filter(|&&pair| pair == (from, to)).count(), 1);
+        }
+        assert!(!pairs.contains(&(4, 5)), "no slide wraps round a row");
+    }
 
     #[test]
     fn flood_stays_inside_the_free_cells() {

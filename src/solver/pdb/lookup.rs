@@ -75,6 +75,16 @@ impl View {
     }
 }
 
+/// How many slots [`step_of`] spreads a slide's step over.
+const STEPS: usize = 11;
+
+/// Where a slide from cell `from` to the adjacent cell `to` of the 5×5 board keeps its entry in
+/// [`PatternHeuristic::steps`]: the board step plus 5, so 0, 4, 6 or 10.
+#[inline]
+fn step_of(from: usize, to: usize) -> usize {
+    to + 5 - from
+}
+
 /// The most sums a bound is the largest of: each group of a catalogue, direct and mirrored.
 const MAX_SIDES: usize = 2 * MAX_GROUPS;
 
@@ -178,17 +188,18 @@ impl PatternDatabases {
 /// groups' sums), as an [`Estimator`] for the boards of their dimension.
 #[derive(Debug, Clone)]
 pub struct PatternHeuristic<'a> {
-    /// The stored tables' bytes, held here so a lookup reaches a table in one step.
-    tables: [&'a [u8]; MAX_PATTERNS],
+    /// Each view's table, held here so a lookup reaches it in one step.
+    tables: [&'a [u8]; 2 * MAX_PATTERNS],
     views: &'a [View],
     /// For each tile, its view on each side: direct and mirrored, group by group.
     views_of_tile: [[u8; MAX_SIDES]; MAX_CELLS],
     /// How many sums the bound is the largest of: twice the groups.
     sides: usize,
-    /// On 5×5, for each tile and side, what a step of one table cell by the tile adds to its
-    /// view's index: 25 to the power of the tiles after it in the view. A 5×5 index is kept in
-    /// the memo and moved by the one tile that slides, instead of recomputed from six cells.
-    place: [[u32; MAX_SIDES]; MAX_CELLS],
+    /// On 5×5, for each tile and side, what a slide of the tile adds to its view's index, by
+    /// the slide's step on the board ([`step_of`]): the step in table cells times 25 to the power
+    /// of the tiles after it in the view (wrapping for a step down). A 5×5 index is kept in the
+    /// memo and moved by the one tile that slides, instead of recomputed from six cells.
+    steps: [[[u32; STEPS]; MAX_SIDES]; MAX_CELLS],
     /// Whether the tables are indexed directly with byte entries (5×5) rather than by dense rank
     /// with four-bit entries (4×4).
     direct: bool,
@@ -217,16 +228,25 @@ pub struct PatternMemo {
 impl<'a> PatternHeuristic<'a> {
     fn new(databases: &'a PatternDatabases) -> PatternHeuristic<'a> {
         let mut views_of_tile = [[0u8; MAX_SIDES]; MAX_CELLS];
-        let mut place = [[0u32; MAX_SIDES]; MAX_CELLS];
+        let mut steps = [[[0u32; STEPS]; MAX_SIDES]; MAX_CELLS];
+        let dimension = databases.dimension();
+        let direct = dimension != 4;
+        let mut tables: [&[u8]; 2 * MAX_PATTERNS] = [&[]; 2 * MAX_PATTERNS];
+        let stored = databases.tables.slices();
         for (index, view) in databases.views.iter().enumerate() {
+            tables[index] = stored[view.table];
             for (position, &tile) in view.sources[..view.len].iter().enumerate() {
                 views_of_tile[usize::from(tile)][view.side] = index as u8;
-                place[usize::from(tile)][view.side] = direct25_place(view.len, position);
+                if direct {
+                    let place = direct25_place(view.len, position);
+                    for (from, to) in grid::adjacent(dimension) {
+                        let step = u32::from(view.cell_map[to]).wrapping_sub(u32::from(view.cell_map[from]));
+                        steps[usize::from(tile)][view.side][step_of(from, to)] = step.wrapping_mul(place);
+                    }
+                }
             }
         }
         let sides = 2 * databases.partition.groups().count();
-        let dimension = databases.dimension();
-        let direct = dimension != 4;
         let mut base = [[0u8; MAX_CELLS]; MAX_CELLS];
         if !direct {
             for (tile, distances) in base.iter_mut().enumerate().take(dimension * dimension).skip(1) {
@@ -235,16 +255,12 @@ impl<'a> PatternHeuristic<'a> {
                 }
             }
         }
-        let mut tables: [&[u8]; MAX_PATTERNS] = [&[]; MAX_PATTERNS];
-        for (slot, table) in tables.iter_mut().zip(databases.tables.slices()) {
-            *slot = table;
-        }
         PatternHeuristic {
             tables,
             views: &databases.views,
             views_of_tile,
             sides,
-            place,
+            steps,
             direct,
             base,
             shift: u32::from(!direct),
@@ -270,7 +286,7 @@ impl<'a> PatternHeuristic<'a> {
     /// 5×5, the pocket's entry when the main one is flagged and the blank is in a pocket.
     #[inline(always)]
     fn entry(&self, view: usize, index: usize, cells: &[u8; MAX_CELLS]) -> u8 {
-        let table = self.tables[self.views[view].table];
+        let table = self.tables[view];
         if !self.direct {
             return entry::read(table, index);
         }
@@ -281,14 +297,14 @@ impl<'a> PatternHeuristic<'a> {
     /// [`PatternHeuristic::entry`] for the flagged 5×5 entry `value`: the pocket's entry when
     /// the blank is in one, found from the cells.
     #[inline(never)]
-    fn pocket(&self, view: usize, cells: &[u8; MAX_CELLS], value: u8) -> u8 {
-        let view = &self.views[view];
+    fn pocket(&self, index: usize, cells: &[u8; MAX_CELLS], value: u8) -> u8 {
+        let view = &self.views[index];
         let mut mapped = [0usize; MAX_PATTERN_TILES];
         for (slot, cell) in mapped.iter_mut().zip(view.placement(cells)) {
             *slot = cell;
         }
         let blank = usize::from(view.cell_map[usize::from(cells[0])]);
-        regions::read_flagged(self.tables[view.table], &mapped[..view.len], blank, value)
+        regions::read_flagged(self.tables[index], &mapped[..view.len], blank, value)
     }
 
     /// The bound of `memo` on one side.
@@ -342,7 +358,7 @@ impl Estimator for PatternHeuristic<'_> {
     fn prefetch(&self, memo: &PatternMemo, tile: u16, from: usize, to: usize) {
         if self.direct {
             let (view, index) = self.stepped(memo, usize::from(tile), 0, from, to);
-            if let Some(entry) = self.tables[self.views[view].table].get(index as usize) {
+            if let Some(entry) = self.tables[view].get(index as usize) {
                 prefetch(entry);
             }
         }
@@ -379,7 +395,9 @@ impl PatternHeuristic<'_> {
         let tile = usize::from(tile);
         next.cells[tile] = to as u8;
         next.cells[0] = from as u8;
-        next.base = memo.base + u32::from(self.base[tile][to]) - u32::from(self.base[tile][from]);
+        if !self.direct {
+            next.base = memo.base + u32::from(self.base[tile][to]) - u32::from(self.base[tile][from]);
+        }
         next
     }
 
@@ -388,9 +406,7 @@ impl PatternHeuristic<'_> {
     #[inline(always)]
     fn stepped(&self, memo: &PatternMemo, tile: usize, side: usize, from: usize, to: usize) -> (usize, u32) {
         let view = usize::from(self.views_of_tile[tile][side]);
-        let map = &self.views[view].cell_map;
-        let step = u32::from(map[to]).wrapping_sub(u32::from(map[from]));
-        (view, memo.indices[view].wrapping_add(step.wrapping_mul(self.place[tile][side])))
+        (view, memo.indices[view].wrapping_add(self.steps[tile][side][step_of(from, to)]))
     }
 
     /// Refreshes the value of `tile`'s view on `side` after it moved from cell `from` to `to`.
