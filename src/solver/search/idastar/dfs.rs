@@ -58,6 +58,9 @@ pub struct Frame<M> {
     last: u8,
     /// The duplicate machine's state after the moves that led here.
     state: u32,
+    /// The largest h a child may have within the bound: worked out once for all the children
+    /// (it takes a division).
+    limit: u32,
 }
 
 /// The board being searched, changed in place.
@@ -203,8 +206,11 @@ pub fn bounded<E: Estimator, T: Tally>(
     stack: &mut Vec<Frame<E::Memo>>,
 ) -> Result<Outcome, SearchError> {
     stack.clear();
-    stack.push(Frame { memo: start.memo, next: 0, last: start.last, state: start.state });
     let (weight, proven) = (bound.weight, bound.proven);
+    // A node on the stack has f <= bound and is not the goal, so h >= 1 and a child's g is
+    // within the bound: only its h needs a limit.
+    let limit = |g: u32| weight.h_within(g + 1, bound.f);
+    stack.push(Frame { memo: start.memo, next: 0, last: start.last, state: start.state, limit: limit(start.g) });
     let mut cut = u64::MAX;
     loop {
         let depth = stack.len();
@@ -225,10 +231,7 @@ pub fn bounded<E: Estimator, T: Tally>(
         let Some((from, state)) = puzzle.slider(direction, frame.state) else { continue };
         let tile = puzzle.tiles[from];
         tally.generate();
-        // A node on the stack has f <= bound and is not the goal, so h >= 1 and a child's g is
-        // within the bound: only its h needs a limit.
-        let limit = weight.h_within(g + 1, bound.f);
-        let memo = match estimator.slide_within(&frame.memo, &puzzle.tiles, tile, from, puzzle.blank, limit) {
+        let memo = match estimator.slide_within(&frame.memo, &puzzle.tiles, tile, from, puzzle.blank, frame.limit) {
             Ok(memo) => memo,
             Err(over) => {
                 cut = cut.min(weight.f(g + 1, over));
@@ -238,7 +241,7 @@ pub fn bounded<E: Estimator, T: Tally>(
         let h = estimator.value(&memo);
         puzzle.slide(from);
         puzzle.prefetch_children(estimator, &memo, direction);
-        stack.push(Frame { memo, next: 0, last: direction, state });
+        stack.push(Frame { memo, next: 0, last: direction, state, limit: limit(g + 1) });
         if h == 0 && puzzle.is_goal() {
             return Ok(Outcome::Found(stack[1..].iter().map(|frame| frame.last).collect()));
         }
