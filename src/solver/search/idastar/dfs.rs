@@ -6,9 +6,13 @@
 //! heuristic a generic [`Estimator`] updated from the moved tile alone, and a child whose f is
 //! over the bound rejected before it is entered. A move that completes a duplicate sequence (the
 //! one that undoes the move before, and the longer ones of `duplicates`) is never tried: each
-//! frame carries the duplicate machine's state. The search keeps its own stack of frames rather than recursing, so a deep bound on a
-//! large board cannot overflow the thread's stack; nothing is allocated per node once the stack
-//! has grown to the depth of the search.
+//! frame carries the duplicate machine's state. The search keeps its own stack of frames rather
+//! than recursing, so a deep bound on a large board cannot overflow the thread's stack; nothing
+//! is allocated per node once the stack has grown to the depth of the search.
+//!
+//! Entering a node asks the estimator to prefetch what each child will read first
+//! ([`Estimator::prefetch`]), so that the children's cache misses overlap rather than wait in
+//! turn, and works out once the largest h its children may have.
 //!
 //! The same loop runs a whole iteration from the root, or one piece of a split iteration from a
 //! node of its frontier (see `split`); its node counts go to a [`Tally`].
