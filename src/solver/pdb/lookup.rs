@@ -357,8 +357,9 @@ impl Estimator for PatternHeuristic<'_> {
     #[inline]
     fn prefetch(&self, memo: &PatternMemo, tile: u16, from: usize, to: usize) {
         if self.direct {
-            let (view, index) = self.stepped(memo, usize::from(tile), 0, from, to);
-            if let Some(entry) = self.tables[view].get(index as usize) {
+            let tile = usize::from(tile);
+            let view = usize::from(self.views_of_tile[tile][0]);
+            if let Some(entry) = self.tables[view].get(self.stepped(memo, view, tile, 0, from, to) as usize) {
                 prefetch(entry);
             }
         }
@@ -401,12 +402,11 @@ impl PatternHeuristic<'_> {
         next
     }
 
-    /// On 5×5, the view of `tile` on `side` and its index once the tile moved from cell `from`
-    /// to `to`: the memo's index stepped by the tile's digit alone.
+    /// On 5×5, the index in `view` (`tile`'s view on `side`) once the tile moved from cell
+    /// `from` to `to`: the memo's index stepped by the tile's digit alone.
     #[inline(always)]
-    fn stepped(&self, memo: &PatternMemo, tile: usize, side: usize, from: usize, to: usize) -> (usize, u32) {
-        let view = usize::from(self.views_of_tile[tile][side]);
-        (view, memo.indices[view].wrapping_add(self.steps[tile][side][step_of(from, to)]))
+    fn stepped(&self, memo: &PatternMemo, view: usize, tile: usize, side: usize, from: usize, to: usize) -> u32 {
+        memo.indices[view].wrapping_add(self.steps[tile][side][step_of(from, to)])
     }
 
     /// Refreshes the value of `tile`'s view on `side` after it moved from cell `from` to `to`.
@@ -415,7 +415,7 @@ impl PatternHeuristic<'_> {
         let tile = usize::from(tile);
         let view = usize::from(self.views_of_tile[tile][side]);
         let value = if self.direct {
-            let (_, index) = self.stepped(memo, tile, side, from, to);
+            let index = self.stepped(memo, view, tile, side, from, to);
             memo.indices[view] = index;
             self.entry(view, index as usize, &memo.cells)
         } else {
