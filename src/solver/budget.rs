@@ -261,9 +261,10 @@ impl<'a> Meter<'a> {
     }
 
     /// Whether a search that has proven `bound` for the root should stop (see
-    /// [`Meter::settle_on_best`]).
+    /// [`Meter::settle_on_best`]). A search of another board (while a bound is held, see
+    /// [`Meter::hold_bound`]) proves nothing about the root, so it never settles.
     pub fn settled(&self, bound: u32) -> bool {
-        self.settle && self.best_moves != 0 && bound >= self.best_moves
+        self.settle && self.held.is_none() && self.best_moves != 0 && bound >= self.best_moves
     }
 
     /// Makes IDA* stop with [`SearchError::IterationOutOfReach`] before an iteration that would
@@ -370,6 +371,23 @@ mod tests {
         // An allowance never reaches past the search's own budget.
         let capped = meter.with_node_allowance(100, |meter| meter.expand(0, || 0));
         assert!(matches!(capped, Err(SearchError::NodeBudgetExhausted { limit: 10, .. })));
+    }
+
+    #[test]
+    fn only_the_roots_search_settles_on_the_best_known() {
+        let options = Options::default();
+        let plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::Manhattan };
+        let (mut progress, stop) = (NoProgress, Stop::new());
+        let mut meter = Meter::new(&options, plan, 5, &mut progress, &stop);
+        meter.best_moves = 40;
+        assert!(!meter.settled(40), "not before settle_on_best");
+        meter.settle_on_best();
+        assert!(meter.settled(40) && !meter.settled(38));
+        // A search of another board (a window of the path) reaching 40 proves nothing.
+        meter.hold_bound(Some(36));
+        assert!(!meter.settled(40));
+        meter.hold_bound(None);
+        assert!(meter.settled(40));
     }
 
     #[test]

@@ -19,8 +19,11 @@
 //! out of time or nodes once a first solution is in hand is not an error here; the stop flag
 //! (the caller's cancel) still is.
 
+mod ahead;
 mod stages;
 mod window;
+
+use ahead::Ahead;
 
 use std::time::{Duration, Instant};
 
@@ -29,6 +32,7 @@ use crate::solver::heuristic::Estimator;
 use crate::solver::heuristic::linear_conflict::LinearConflict;
 use crate::solver::pdb::PatternDatabases;
 use crate::solver::search::constructive::{self, beam, shorten};
+use crate::solver::search::idastar::Interlude;
 use crate::solver::search::{Found, Weight, eight, idastar};
 use crate::solver::{Heuristic, Meter, SearchError};
 
@@ -117,7 +121,7 @@ pub fn solve(
     for forecast in [true, false] {
         meter.hold_bound(None);
         meter.forecast_iterations(forecast);
-        let proved = idastar::search_from(board, heuristic, databases, Weight::ONE, reached, meter);
+        let proved = idastar::search_from(board, heuristic, databases, Weight::ONE, reached, &mut (), meter);
         meter.forecast_iterations(false);
         match proved {
             Ok(optimal) => return Ok(optimal),
@@ -140,12 +144,15 @@ pub fn solve(
 
 /// MINIMUM by IDA* on a board of 5×5 or larger: a FAST path first, whose length every progress
 /// report then carries as the best known, then `optimal`, an IDA* that stops once its bound
-/// reaches that length, when the FAST path is proven shortest and is the answer.
+/// reaches the best length known, when that path is proven shortest and is the answer. On a 5×5
+/// with its pattern databases, ANYTIME's improvement takes turns between the iterations to
+/// shorten the path to the threshold after the next ([`ahead`]), so that the last iteration
+/// need not run.
 pub fn minimum(
     board: &Board,
     five: Option<&PatternDatabases>,
     meter: &mut Meter<'_>,
-    optimal: impl FnOnce(&mut Meter<'_>) -> Result<Found, SearchError>,
+    optimal: impl FnOnce(&mut Meter<'_>, &mut dyn Interlude) -> Result<Found, SearchError>,
 ) -> Result<Found, SearchError> {
     let estimator = LinearConflict::new(board.dimension());
     meter.hold_bound(Some(estimator.value(&estimator.start(board.tiles()))));
@@ -157,8 +164,9 @@ pub fn minimum(
         return Ok(Found::optimal(first.path));
     }
     meter.settle_on_best();
-    match optimal(meter) {
-        Err(SearchError::BoundReached { .. }) => Ok(Found::optimal(first.path)),
+    let mut ahead = Ahead::new(board, first, five, meter);
+    match optimal(meter, &mut ahead) {
+        Err(SearchError::BoundReached { .. }) => Ok(Found::optimal(ahead.into_path())),
         searched => searched,
     }
 }
@@ -295,7 +303,7 @@ impl Improvement {
     ) -> Result<(), SearchError> {
         let heuristic = databases.heuristic();
         let widest = usize::try_from(meter.max_memory_bytes() / BEAM_BYTES_PER_WIDTH).unwrap_or(usize::MAX);
-        while self.beam <= widest && !best.is_proven() {
+        while self.beam <= widest && !best.is_done() {
             if meter.time_left().is_some_and(|left| left < self.last_beam.mul_f64(BEAM_GROWTH)) {
                 break;
             }
@@ -315,7 +323,7 @@ impl Improvement {
     /// Passes of windows over the best path, [`FIRST_WINDOW`] moves long while they shorten
     /// it, then longer, until windows of [`LONGEST_WINDOW`] moves shorten nothing.
     fn windows(&mut self, best: &mut Best<'_>, meter: &mut Meter<'_>) -> Result<(), SearchError> {
-        while self.window <= LONGEST_WINDOW && !best.is_proven() {
+        while self.window <= LONGEST_WINDOW && !best.is_done() {
             let mut path = best.found.path.clone();
             let board = best.board;
             let mut report = |path: &[Direction], meter: &mut Meter<'_>| best.offer(path.to_vec(), meter);
@@ -346,13 +354,24 @@ impl Improvement {
 struct Best<'a> {
     board: &'a Board,
     found: Found,
+    /// Whether each shorter path goes to the progress callback as a solution (ANYTIME), or only
+    /// its length to the reports, as the best known (MINIMUM's turns [`ahead`]).
+    report: bool,
+    /// A length at which the improvement stops, short of the bound proven: in MINIMUM, the
+    /// IDA* threshold after the next (see [`ahead`]); 0 in ANYTIME.
+    enough: u32,
 }
 
 impl<'a> Best<'a> {
     /// `first`, handed out as the first solution.
     fn new(board: &'a Board, first: Found, meter: &mut Meter<'_>) -> Result<Best<'a>, SearchError> {
         meter.improved(board, &first)?;
-        Ok(Best { board, found: first })
+        Ok(Best { board, found: first, report: true, enough: 0 })
+    }
+
+    /// `first`, whose length the reports carry already; shorter paths only change that length.
+    fn quiet(board: &'a Board, first: Found) -> Best<'a> {
+        Best { board, found: first, report: false, enough: 0 }
     }
 
     fn moves(&self) -> u32 {
@@ -364,12 +383,22 @@ impl<'a> Best<'a> {
         self.found.lower_bound >= self.moves()
     }
 
+    /// Whether the improvement has nothing left to do: the path is proven shortest, or as short
+    /// as [`Best::enough`].
+    fn is_done(&self) -> bool {
+        self.is_proven() || self.moves() <= self.enough
+    }
+
     /// Takes `path` and hands it out if it is shorter than the best.
     fn offer(&mut self, path: Vec<Direction>, meter: &mut Meter<'_>) -> Result<(), SearchError> {
         if path.len() < self.found.path.len() {
             self.found.path = path;
             self.found.lower_bound = self.found.lower_bound.max(meter.proven()).min(self.moves());
-            meter.improved(self.board, &self.found)?;
+            if self.report {
+                meter.improved(self.board, &self.found)?;
+            } else {
+                meter.best_moves = self.moves();
+            }
         }
         Ok(())
     }

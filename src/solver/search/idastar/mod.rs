@@ -8,11 +8,15 @@
 //!
 //! `dfs` is the depth-first search of one iteration, with the fast inner loop; `duplicates` is
 //! the machine that keeps it off move sequences with a shorter (or earlier) equivalent; `split`
-//! spreads a big iteration over the search's [`Helpers`], the cores it may borrow.
+//! spreads a big iteration over the search's [`Helpers`], the cores it may borrow. A caller may
+//! run work of its own between two iterations (an [`Interlude`]).
 
 mod dfs;
 mod duplicates;
+mod interlude;
 mod split;
+
+pub use interlude::Interlude;
 
 use dfs::{Bound, Outcome, Puzzle, ROOT, START, Start};
 
@@ -45,27 +49,30 @@ pub fn search(
     weight: Weight,
     meter: &mut Meter<'_>,
 ) -> Result<Found, SearchError> {
-    search_from(board, heuristic, databases, weight, 0, meter)
+    search_from(board, heuristic, databases, weight, 0, &mut (), meter)
 }
 
 /// [`search`], knowing that `board` is at least `known` moves from the goal: the iterations
 /// below it are skipped. A search stopped and started again (ANYTIME's proof) resumes where it
-/// stopped instead of repeating the iterations it finished.
+/// stopped instead of repeating the iterations it finished. `interlude` runs before each
+/// iteration from the third on.
 pub fn search_from(
     board: &Board,
     heuristic: Heuristic,
     databases: Option<&PatternDatabases>,
     weight: Weight,
     known: u32,
+    interlude: &mut dyn Interlude,
     meter: &mut Meter<'_>,
 ) -> Result<Found, SearchError> {
     let n = board.dimension();
+    let start = Known { bound: known, interlude };
     match heuristic {
-        Heuristic::Hamming => run(board, &Hamming, weight, known, meter),
-        Heuristic::Manhattan => run(board, &Manhattan::new(n), weight, known, meter),
-        Heuristic::LinearConflict | Heuristic::Auto => run(board, &LinearConflict::new(n), weight, known, meter),
+        Heuristic::Hamming => run(board, &Hamming, weight, start, meter),
+        Heuristic::Manhattan => run(board, &Manhattan::new(n), weight, start, meter),
+        Heuristic::LinearConflict | Heuristic::Auto => run(board, &LinearConflict::new(n), weight, start, meter),
         Heuristic::PatternDatabase => match databases {
-            Some(databases) if n == databases.dimension() => run(board, &databases.heuristic(), weight, known, meter),
+            Some(databases) if n == databases.dimension() => run(board, &databases.heuristic(), weight, start, meter),
             _ => Err(SearchError::Unsupported {
                 algorithm: Algorithm::IdaStar,
                 heuristic,
@@ -85,6 +92,13 @@ pub fn search_from(
 /// split, and the ones before it, 40 % of its nodes, ran on one core.)
 pub const SPLIT_AFTER: u64 = 1 << 16;
 
+/// What a search starts from besides its board: the bound known, and the caller's work between
+/// iterations.
+struct Known<'i> {
+    bound: u32,
+    interlude: &'i mut dyn Interlude,
+}
+
 /// The least growth from one iteration to the next that a forecast assumes (see
 /// [`Meter::iteration_in_reach`]): the ratio of the last two iterations' nodes, but never less,
 /// since one iteration is rarely under twice the one before on the boards the proof runs on.
@@ -93,7 +107,13 @@ const MIN_GROWTH: f64 = 2.0;
 /// IDA* with f = g + weight·h from a bound of at least `known`, run by [`search_from`] with
 /// each estimator. Iterations big enough ([`SPLIT_AFTER`]) run on the search's thread and the
 /// meter's [`Helpers`] (see `split`).
-fn run<E>(board: &Board, estimator: &E, weight: Weight, known: u32, meter: &mut Meter<'_>) -> Result<Found, SearchError>
+fn run<E>(
+    board: &Board,
+    estimator: &E,
+    weight: Weight,
+    known: Known<'_>,
+    meter: &mut Meter<'_>,
+) -> Result<Found, SearchError>
 where
     E: Estimator + Sync,
     E::Memo: Send + Sync,
@@ -106,7 +126,7 @@ fn run_splitting_after<E>(
     board: &Board,
     estimator: &E,
     weight: Weight,
-    known: u32,
+    known: Known<'_>,
     meter: &mut Meter<'_>,
     split_after: u64,
 ) -> Result<Found, SearchError>
@@ -119,7 +139,7 @@ where
         return Ok(Found::optimal(Vec::new()));
     }
     let memo = estimator.start(puzzle.tiles());
-    let mut proven = estimator.value(&memo).max(known);
+    let mut proven = estimator.value(&memo).max(known.bound);
     let mut bound = weight.f(0, proven);
     let mut stack = Vec::new();
     let mut last_iteration = 0;
@@ -132,7 +152,12 @@ where
         meter.expand(proven, || 0)?;
         if iteration_before > 0 {
             let growth = (last_iteration as f64 / iteration_before as f64).max(MIN_GROWTH);
-            meter.iteration_in_reach(proven, (last_iteration as f64 * growth) as u64)?;
+            let forecast = (last_iteration as f64 * growth) as u64;
+            meter.iteration_in_reach(proven, forecast)?;
+            known.interlude.before_iteration(proven, forecast, meter)?;
+            if meter.settled(proven) {
+                return Err(SearchError::BoundReached { bound: proven });
+            }
         }
         let before = meter.expanded;
         let limits = Bound { f: bound, weight, proven };
@@ -220,7 +245,7 @@ mod tests {
         let mut progress = NoProgress;
         let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, stop);
         let estimator = LinearConflict::new(board.dimension());
-        run_splitting_after(board, &estimator, weight, 0, &mut meter, 0)
+        run_splitting_after(board, &estimator, weight, Known { bound: 0, interlude: &mut () }, &mut meter, 0)
     }
 
     #[test]
@@ -233,13 +258,59 @@ mod tests {
         for known in [0, 50] {
             let mut progress = NoProgress;
             let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, &stop);
-            let found =
-                search_from(&board, Heuristic::LinearConflict, None, Weight::ONE, known, &mut meter).expect("solves");
+            let found = search_from(&board, Heuristic::LinearConflict, None, Weight::ONE, known, &mut (), &mut meter)
+                .expect("solves");
             assert_eq!((found.path.len(), found.lower_bound), (52, 52), "from {known}");
             assert!(reaches_goal(&board, &found.path), "from {known}");
             nodes.push(meter.expanded);
         }
         assert!(nodes[1] < nodes[0], "from 50: {} nodes, from the heuristic: {}", nodes[1], nodes[0]);
+    }
+
+    /// Records the bounds it is called with, and at bound `at` makes `moves` the best length
+    /// known, as a path found between iterations would.
+    struct Knows {
+        at: u32,
+        moves: u32,
+        bounds: Vec<u32>,
+    }
+
+    impl Interlude for Knows {
+        fn before_iteration(&mut self, bound: u32, nodes: u64, meter: &mut Meter<'_>) -> Result<(), SearchError> {
+            assert!(nodes > 0, "a forecast of the iteration");
+            self.bounds.push(bound);
+            if bound == self.at {
+                meter.best_moves = self.moves;
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn an_interlude_runs_between_iterations_and_a_best_it_finds_ends_the_search() {
+        let board = sample("4x4-52.txt");
+        let options = Options::default();
+        let plan = crate::solver::Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict };
+        let stop = Stop::new();
+        let run = |interlude: &mut dyn Interlude| {
+            let mut progress = NoProgress;
+            let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, &stop);
+            meter.settle_on_best();
+            let searched = search_from(&board, Heuristic::LinearConflict, None, Weight::ONE, 0, interlude, &mut meter);
+            (searched, meter.expanded)
+        };
+        let (alone, alone_nodes) = run(&mut ());
+        assert_eq!(alone.expect("solves").path.len(), 52);
+        // A 52-move path known before the iteration at 50: that iteration fails and proves it.
+        let mut knows = Knows { at: 50, moves: 52, bounds: Vec::new() };
+        let (searched, nodes) = run(&mut knows);
+        assert_eq!(searched, Err(SearchError::BoundReached { bound: 52 }));
+        assert!(nodes < alone_nodes, "{nodes} nodes, {alone_nodes} without the last iteration skipped");
+        assert!(knows.bounds.len() >= 2 && knows.bounds.ends_with(&[50]), "{:?}", knows.bounds);
+        assert!(knows.bounds.windows(2).all(|pair| pair[1] == pair[0] + 2), "{:?}", knows.bounds);
+        // One as long as the bound about to run: that iteration does not run either.
+        let (searched, _) = run(&mut Knows { at: 50, moves: 50, bounds: Vec::new() });
+        assert_eq!(searched, Err(SearchError::BoundReached { bound: 50 }));
     }
 
     #[test]

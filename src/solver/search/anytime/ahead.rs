@@ -1,0 +1,248 @@
+//! MINIMUM's proof on a 5×5 with ANYTIME's improvement between its iterations: the path
+//! shortened to IDA*'s next thresholds before its iterations reach them.
+//!
+//! IDA*'s last iteration, the one whose threshold is the optimum, is often its most expensive:
+//! a whole one takes several times the nodes of all the iterations before it, and it ends only
+//! where its depth-first order happens to meet a shortest path, at once on some boards and late
+//! on others (on DeepCubeA's #143, after 1.05 G of its 1.51 G nodes). With a path of that length
+//! already in hand it need not run: the iteration before it, failing, proves that path shortest
+//! ([`Meter::settle_on_best`]).
+//!
+//! So before each iteration forecast to take [`MIN_FORECAST`] or more (from the third on, once
+//! the proof's rate can be measured), the improvement side of ANYTIME ([`Improvement`]: beams,
+//! their ends searched again, then windows of the path) takes a turn at shortening the best
+//! path to the threshold after it: if the iteration about to run then fails, that path is
+//! shortest. Each turn takes at most [`SHARE`] of the time forecast for the iteration it comes
+//! before, so the improvement costs a bounded share of the proof whether or not it finds
+//! anything, and it stops as soon as the path is that short. Its beams and windows carry over from one turn to the next, each turn having
+//! several times the time of the one before.
+//!
+//! Bare beams bounded by that length instead found it far less often: over DeepCubeA's seeded
+//! sample of 40, 14 of 112 beams did, and they took 432 s of the 944 s.
+
+use std::time::{Duration, Instant};
+
+use super::{Best, Improvement};
+use crate::board::{Board, Direction};
+use crate::solver::budget::FORECAST_AFTER;
+use crate::solver::pdb::PatternDatabases;
+use crate::solver::search::Found;
+use crate::solver::search::constructive::beam;
+use crate::solver::search::idastar::Interlude;
+use crate::solver::{Meter, SearchError};
+
+/// The most a turn of the improvement takes, as a share of the time forecast for the iteration
+/// after it.
+pub const SHARE: f64 = 0.2;
+
+/// A turn runs only before an iteration forecast to take at least this long: on a board whose
+/// iterations are shorter, a last iteration skipped saves less than the turns cost.
+pub const MIN_FORECAST: Duration = Duration::from_secs(10);
+
+/// The improvement's turns in one MINIMUM search, run between its IDA* iterations
+/// ([`Interlude`]).
+pub struct Ahead<'a> {
+    best: Best<'a>,
+    improvement: Improvement,
+    /// The 5×5 pattern databases the improvement's beams are scored by; `None` when the board
+    /// is not a 5×5 or they are not loaded, and then no turn runs.
+    databases: Option<&'a PatternDatabases>,
+    /// When the proof started, and the node count then.
+    started: Instant,
+    expanded_before: u64,
+    /// The time and nodes the turns have taken since.
+    turns_time: Duration,
+    turns_nodes: u64,
+}
+
+impl<'a> Ahead<'a> {
+    /// Turns for `board`'s proof, starting now from `first`, the best path known (its length is
+    /// [`Meter::best_moves`]), when `five` is loaded and `board` is a 5×5.
+    pub fn new(board: &'a Board, first: Found, five: Option<&'a PatternDatabases>, meter: &Meter<'_>) -> Ahead<'a> {
+        let databases = five
+            .filter(|databases| databases.dimension() == board.dimension() && board.dimension() == beam::MAX_DIMENSION);
+        Ahead {
+            best: Best::quiet(board, first),
+            improvement: Improvement::new(),
+            databases,
+            started: Instant::now(),
+            expanded_before: meter.expanded,
+            turns_time: Duration::ZERO,
+            turns_nodes: 0,
+        }
+    }
+
+    /// The best path known: as long as [`Meter::best_moves`].
+    pub fn into_path(self) -> Vec<Direction> {
+        self.best.found.path
+    }
+
+    /// The time the proof's coming iteration of `nodes` nodes is forecast to take, at the rate
+    /// it has run so far without the turns; `None` before [`FORECAST_AFTER`] of it.
+    fn forecast(&self, nodes: u64, meter: &Meter<'_>) -> Option<Duration> {
+        let proof_time = self.started.elapsed().saturating_sub(self.turns_time);
+        if proof_time < FORECAST_AFTER {
+            return None;
+        }
+        let proof_nodes = meter.expanded.saturating_sub(self.expanded_before + self.turns_nodes);
+        let rate = proof_nodes as f64 / proof_time.as_secs_f64();
+        (rate > 0.0).then(|| Duration::from_secs_f64(nodes as f64 / rate))
+    }
+
+    /// A turn of the improvement until `until`, stopping once the path is `target` moves or
+    /// fewer.
+    fn turn(&mut self, target: u32, until: Instant, meter: &mut Meter<'_>) -> Result<(), SearchError> {
+        let (started, before) = (Instant::now(), meter.expanded);
+        self.best.enough = target;
+        let turn = self.improvement.run(&mut self.best, self.databases, self.databases, Some(until), meter);
+        self.turns_time += started.elapsed();
+        self.turns_nodes += meter.expanded - before;
+        turn
+    }
+}
+
+impl Interlude for Ahead<'_> {
+    fn before_iteration(&mut self, bound: u32, nodes: u64, meter: &mut Meter<'_>) -> Result<(), SearchError> {
+        // A path's length has the board's parity: the threshold after this one is two more.
+        let target = bound + 2;
+        if self.databases.is_none() || self.best.moves() <= target {
+            return Ok(());
+        }
+        let Some(forecast) = self.forecast(nodes, meter).filter(|&forecast| forecast >= MIN_FORECAST) else {
+            return Ok(());
+        };
+        // The improvement searches other boards than the root, which prove nothing about it:
+        // reports keep the bound.
+        meter.hold_bound(Some(bound));
+        let turn = self.turn(target, Instant::now() + forecast.mul_f64(SHARE), meter);
+        meter.hold_bound(None);
+        turn
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::pdb::Partition;
+    use crate::solver::search::samples::{reaches_goal, sample};
+    use crate::solver::search::{Weight, idastar};
+    use crate::solver::{Algorithm, Heuristic, NoProgress, Options, Plan, Stop};
+
+    const PLAN: Plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::PatternDatabase };
+
+    /// Small 5×5 databases: eight 3-tile patterns, built in milliseconds.
+    fn small_databases() -> PatternDatabases {
+        let patterns = vec![
+            vec![1, 2, 3],
+            vec![4, 5, 10],
+            vec![6, 7, 8],
+            vec![9, 14, 15],
+            vec![11, 12, 13],
+            vec![16, 17, 18],
+            vec![19, 20, 24],
+            vec![21, 22, 23],
+        ];
+        PatternDatabases::build(&Partition::for_dimension(5, patterns).expect("a 5x5 partition")).expect("built")
+    }
+
+    fn replay(board: &Board, path: &[Direction]) -> Option<Board> {
+        path.iter().try_fold(board.clone(), |board, &direction| board.slide(direction).map(|(next, _)| next))
+    }
+
+    /// A shortest path from `board` made twelve moves longer by a detour that no move undoes
+    /// at once: the blank three times round a 2×2 block, which brings the board back.
+    fn long_path(board: &Board, databases: &PatternDatabases, meter: &mut Meter<'_>) -> (Vec<Direction>, usize) {
+        use Direction::{Down, Left, Right, Up};
+        let shortest = idastar::search(board, Heuristic::PatternDatabase, Some(databases), Weight::ONE, meter)
+            .expect("solves")
+            .path;
+        for round in
+            [[Up, Left, Down, Right], [Up, Right, Down, Left], [Down, Left, Up, Right], [Down, Right, Up, Left]]
+        {
+            let detour: Vec<Direction> = round.iter().cycle().take(12).copied().collect();
+            if replay(board, &detour).as_ref() == Some(board) {
+                let optimal = shortest.len();
+                return (detour.into_iter().chain(shortest).collect(), optimal);
+            }
+        }
+        panic!("no 2x2 block round the blank");
+    }
+
+    /// Turns for `board` from a path twelve moves longer than the shortest, as if the proof had
+    /// run an hour (so every turn has time), and the shortest length.
+    fn ahead<'a>(board: &'a Board, databases: &'a PatternDatabases, meter: &mut Meter<'_>) -> (Ahead<'a>, usize) {
+        let (path, optimal) = long_path(board, databases, meter);
+        meter.best_moves = path.len() as u32;
+        let mut ahead = Ahead::new(board, Found { path, lower_bound: 0 }, Some(databases), meter);
+        ahead.started = Instant::now() - Duration::from_secs(3600);
+        (ahead, optimal)
+    }
+
+    #[test]
+    fn a_turn_shortens_the_path_to_its_target_and_makes_that_the_best_known() {
+        let (board, databases, options, stop) =
+            (sample("5x5-38.txt"), small_databases(), Options::default(), Stop::new());
+        let mut progress = NoProgress;
+        let mut meter = Meter::new(&options, PLAN, 5, &mut progress, &stop);
+        let (mut ahead, optimal) = ahead(&board, &databases, &mut meter);
+        assert_eq!((optimal, meter.best_moves), (38, 50));
+        ahead.turn(40, Instant::now() + Duration::from_secs(60), &mut meter).expect("no limit is hit");
+        let moves = ahead.best.moves();
+        assert!((38..=40).contains(&moves), "{moves} moves");
+        assert_eq!(meter.best_moves, moves);
+        assert!(reaches_goal(&board, &ahead.into_path()));
+    }
+
+    #[test]
+    fn no_turn_runs_without_tables_a_measured_rate_or_a_longer_path_than_its_target() {
+        let (board, databases, options, stop) =
+            (sample("5x5-38.txt"), small_databases(), Options::default(), Stop::new());
+        let mut progress = NoProgress;
+        let mut meter = Meter::new(&options, PLAN, 5, &mut progress, &stop);
+        let (mut ahead, _) = ahead(&board, &databases, &mut meter);
+        let expanded = meter.expanded;
+        let unchanged = |ahead: &Ahead<'_>, meter: &Meter<'_>| {
+            meter.expanded == expanded && ahead.best.moves() == 50 && meter.best_moves == 50
+        };
+        ahead.before_iteration(48, 1 << 40, &mut meter).expect("runs");
+        assert!(unchanged(&ahead, &meter), "the path is as short as the threshold after next");
+        ahead.started = Instant::now();
+        ahead.before_iteration(36, 1 << 40, &mut meter).expect("runs");
+        assert!(unchanged(&ahead, &meter), "no rate measured yet");
+        ahead.started = Instant::now() - Duration::from_secs(3600);
+        ahead.databases = None;
+        ahead.before_iteration(36, 1 << 40, &mut meter).expect("runs");
+        assert!(unchanged(&ahead, &meter), "no tables");
+        // A thousand nodes of proof a second: an iteration of a thousand is forecast at a
+        // second, under the least worth a turn.
+        ahead.databases = Some(&databases);
+        (0..1000).try_for_each(|_| meter.expand(0, || 0)).expect("within the budget");
+        ahead.started = Instant::now() - Duration::from_secs(1);
+        ahead.before_iteration(36, 1_000, &mut meter).expect("runs");
+        assert_eq!((meter.expanded, ahead.best.moves()), (expanded + 1000, 50), "a short iteration");
+    }
+
+    #[test]
+    fn a_path_shortened_ahead_ends_the_proof_before_its_last_iteration() {
+        let (board, databases, options, stop) =
+            (sample("5x5-38.txt"), small_databases(), Options::default(), Stop::new());
+        let mut progress = NoProgress;
+        let mut meter = Meter::new(&options, PLAN, 5, &mut progress, &stop);
+        let (mut ahead, optimal) = ahead(&board, &databases, &mut meter);
+        meter.settle_on_best();
+        let proved = idastar::search_from(
+            &board,
+            Heuristic::PatternDatabase,
+            Some(&databases),
+            Weight::ONE,
+            0,
+            &mut ahead,
+            &mut meter,
+        );
+        // Alone, IDA* would have found a path in its iteration at 38 and returned it.
+        assert_eq!(proved, Err(SearchError::BoundReached { bound: optimal as u32 }), "the last iteration did not run");
+        let path = ahead.into_path();
+        assert_eq!(path.len(), optimal);
+        assert!(reaches_goal(&board, &path));
+    }
+}

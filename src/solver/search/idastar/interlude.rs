@@ -1,0 +1,27 @@
+//! Work a caller of IDA* runs between two iterations, on the search's own thread.
+//!
+//! Between iterations IDA* holds nothing but its bound, so this is where other work on the same
+//! board can take its turn without a second thread: MINIMUM's beams look there for a path as
+//! long as the threshold after the next one, so that the last iteration, the most expensive, need
+//! not run (see `anytime::ahead`).
+
+use crate::solver::{Meter, SearchError};
+
+/// Work run before an IDA* iteration.
+pub trait Interlude {
+    /// Called before the iteration that proves `bound` (its threshold, when unweighted: every
+    /// lower one has failed, so no path is shorter), forecast to expand about `nodes` nodes,
+    /// from the third iteration on. It may lower [`Meter::best_moves`] to the length of a path it holds: with
+    /// [`Meter::settle_on_best`], the search then stops with
+    /// [`SearchError::BoundReached`](crate::solver::SearchError::BoundReached) as soon as its
+    /// bound reaches that length, and the holder answers with the path. An error ends the
+    /// search with it.
+    fn before_iteration(&mut self, bound: u32, nodes: u64, meter: &mut Meter<'_>) -> Result<(), SearchError>;
+}
+
+/// No work between iterations.
+impl Interlude for () {
+    fn before_iteration(&mut self, _bound: u32, _nodes: u64, _meter: &mut Meter<'_>) -> Result<(), SearchError> {
+        Ok(())
+    }
+}
