@@ -130,19 +130,15 @@ mod tests {
 
     const PLAN: Plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::PatternDatabase };
 
-    /// Small 5×5 databases: eight 3-tile patterns, built in milliseconds.
-    fn small_databases() -> PatternDatabases {
-        let patterns = vec![
-            vec![1, 2, 3],
-            vec![4, 5, 10],
-            vec![6, 7, 8],
-            vec![9, 14, 15],
-            vec![11, 12, 13],
-            vec![16, 17, 18],
-            vec![19, 20, 24],
-            vec![21, 22, 23],
-        ];
-        PatternDatabases::build(&Partition::for_dimension(5, patterns).expect("a 5x5 partition")).expect("built")
+    /// Runs `test` on the 38-move sample board, with small 5×5 databases (eight 3-tile patterns
+    /// of consecutive tiles, built in milliseconds) and a fresh meter.
+    fn with_meter(test: impl FnOnce(&Board, &PatternDatabases, &mut Meter<'_>)) {
+        let patterns = (0..8u8).map(|first| (3 * first + 1..=3 * first + 3).collect()).collect();
+        let partition = Partition::for_dimension(5, patterns).expect("a 5x5 partition");
+        let databases = PatternDatabases::build(&partition).expect("built");
+        let (options, stop, mut progress) = (Options::default(), Stop::new(), NoProgress);
+        let mut meter = Meter::new(&options, PLAN, 5, &mut progress, &stop);
+        test(&sample("5x5-38.txt"), &databases, &mut meter);
     }
 
     fn replay(board: &Board, path: &[Direction]) -> Option<Board> {
@@ -180,69 +176,57 @@ mod tests {
 
     #[test]
     fn a_turn_shortens_the_path_to_its_target_and_makes_that_the_best_known() {
-        let (board, databases, options, stop) =
-            (sample("5x5-38.txt"), small_databases(), Options::default(), Stop::new());
-        let mut progress = NoProgress;
-        let mut meter = Meter::new(&options, PLAN, 5, &mut progress, &stop);
-        let (mut ahead, optimal) = ahead(&board, &databases, &mut meter);
-        assert_eq!((optimal, meter.best_moves), (38, 50));
-        ahead.turn(40, Instant::now() + Duration::from_secs(60), &mut meter).expect("no limit is hit");
-        let moves = ahead.best.moves();
-        assert!((38..=40).contains(&moves), "{moves} moves");
-        assert_eq!(meter.best_moves, moves);
-        assert!(reaches_goal(&board, &ahead.into_path()));
+        with_meter(|board, databases, meter| {
+            let (mut ahead, optimal) = ahead(board, databases, meter);
+            assert_eq!((optimal, meter.best_moves), (38, 50));
+            ahead.turn(40, Instant::now() + Duration::from_secs(60), meter).expect("no limit is hit");
+            let moves = ahead.best.moves();
+            assert!((38..=40).contains(&moves), "{moves} moves");
+            assert_eq!(meter.best_moves, moves);
+            assert!(reaches_goal(board, &ahead.into_path()));
+        });
     }
 
     #[test]
     fn no_turn_runs_without_tables_a_measured_rate_or_a_longer_path_than_its_target() {
-        let (board, databases, options, stop) =
-            (sample("5x5-38.txt"), small_databases(), Options::default(), Stop::new());
-        let mut progress = NoProgress;
-        let mut meter = Meter::new(&options, PLAN, 5, &mut progress, &stop);
-        let (mut ahead, _) = ahead(&board, &databases, &mut meter);
-        let expanded = meter.expanded;
-        let unchanged = |ahead: &Ahead<'_>, meter: &Meter<'_>| {
-            meter.expanded == expanded && ahead.best.moves() == 50 && meter.best_moves == 50
-        };
-        ahead.before_iteration(48, 1 << 40, &mut meter).expect("runs");
-        assert!(unchanged(&ahead, &meter), "the path is as short as the threshold after next");
-        ahead.started = Instant::now();
-        ahead.before_iteration(36, 1 << 40, &mut meter).expect("runs");
-        assert!(unchanged(&ahead, &meter), "no rate measured yet");
-        ahead.started = Instant::now() - Duration::from_secs(3600);
-        ahead.databases = None;
-        ahead.before_iteration(36, 1 << 40, &mut meter).expect("runs");
-        assert!(unchanged(&ahead, &meter), "no tables");
-        // A thousand nodes of proof a second: an iteration of a thousand is forecast at a
-        // second, under the least worth a turn.
-        ahead.databases = Some(&databases);
-        (0..1000).try_for_each(|_| meter.expand(0, || 0)).expect("within the budget");
-        ahead.started = Instant::now() - Duration::from_secs(1);
-        ahead.before_iteration(36, 1_000, &mut meter).expect("runs");
-        assert_eq!((meter.expanded, ahead.best.moves()), (expanded + 1000, 50), "a short iteration");
+        with_meter(|board, databases, meter| {
+            let (mut ahead, _) = ahead(board, databases, meter);
+            let expanded = meter.expanded;
+            let unchanged = |ahead: &Ahead<'_>, meter: &Meter<'_>| {
+                meter.expanded == expanded && ahead.best.moves() == 50 && meter.best_moves == 50
+            };
+            ahead.before_iteration(48, 1 << 40, meter).expect("runs");
+            assert!(unchanged(&ahead, meter), "the path is as short as the threshold after next");
+            ahead.started = Instant::now();
+            ahead.before_iteration(36, 1 << 40, meter).expect("runs");
+            assert!(unchanged(&ahead, meter), "no rate measured yet");
+            ahead.started = Instant::now() - Duration::from_secs(3600);
+            ahead.databases = None;
+            ahead.before_iteration(36, 1 << 40, meter).expect("runs");
+            assert!(unchanged(&ahead, meter), "no tables");
+            // A thousand nodes of proof a second: an iteration of a thousand is forecast at a
+            // second, under the least worth a turn.
+            ahead.databases = Some(databases);
+            (0..1000).try_for_each(|_| meter.expand(0, || 0)).expect("within the budget");
+            ahead.started = Instant::now() - Duration::from_secs(1);
+            ahead.before_iteration(36, 1_000, meter).expect("runs");
+            assert_eq!((meter.expanded, ahead.best.moves()), (expanded + 1000, 50), "a short iteration");
+        });
     }
 
     #[test]
     fn a_path_shortened_ahead_ends_the_proof_before_its_last_iteration() {
-        let (board, databases, options, stop) =
-            (sample("5x5-38.txt"), small_databases(), Options::default(), Stop::new());
-        let mut progress = NoProgress;
-        let mut meter = Meter::new(&options, PLAN, 5, &mut progress, &stop);
-        let (mut ahead, optimal) = ahead(&board, &databases, &mut meter);
-        meter.settle_on_best();
-        let proved = idastar::search_from(
-            &board,
-            Heuristic::PatternDatabase,
-            Some(&databases),
-            Weight::ONE,
-            0,
-            &mut ahead,
-            &mut meter,
-        );
-        // Alone, IDA* would have found a path in its iteration at 38 and returned it.
-        assert_eq!(proved, Err(SearchError::BoundReached { bound: optimal as u32 }), "the last iteration did not run");
-        let path = ahead.into_path();
-        assert_eq!(path.len(), optimal);
-        assert!(reaches_goal(&board, &path));
+        with_meter(|board, databases, meter| {
+            let (mut ahead, optimal) = ahead(board, databases, meter);
+            meter.settle_on_best();
+            let heuristic = Heuristic::PatternDatabase;
+            let proved = idastar::search_from(board, heuristic, Some(databases), Weight::ONE, 0, &mut ahead, meter);
+            // Alone, IDA* would have found a path in its iteration at 38 and returned it.
+            let skipped = Err(SearchError::BoundReached { bound: optimal as u32 });
+            assert_eq!(proved, skipped, "the last iteration did not run");
+            let path = ahead.into_path();
+            assert_eq!(path.len(), optimal);
+            assert!(reaches_goal(board, &path));
+        });
     }
 }
