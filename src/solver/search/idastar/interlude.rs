@@ -11,8 +11,8 @@ use crate::solver::{Meter, SearchError};
 pub trait Interlude {
     /// Called before the iteration that proves `bound` (its threshold, when unweighted: every
     /// lower one has failed, so no path is shorter), forecast to expand about `nodes` nodes,
-    /// from the third iteration on. It may lower [`Meter::best_moves`] to the length of a path it holds: with
-    /// [`Meter::settle_on_best`], the search then stops with
+    /// from the third iteration on. It may lower [`Meter::best_moves`] to the length of a path
+    /// it holds: with [`Meter::settle_on_best`], the search then stops with
     /// [`SearchError::BoundReached`](crate::solver::SearchError::BoundReached) as soon as its
     /// bound reaches that length, and the holder answers with the path. An error ends the
     /// search with it.
