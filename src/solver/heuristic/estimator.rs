@@ -27,6 +27,12 @@ pub trait Estimator {
     #[inline]
     fn prefetch(&self, _memo: &Self::Memo, _tile: u16, _from: usize, _to: usize) {}
 
+    /// Asks the memory system for everything [`Estimator::slide`] of this slide reads first,
+    /// every part's and not only the first: for a search that needs each child's whole value,
+    /// such as a beam, and can ask well ahead of its reads.
+    #[inline]
+    fn prefetch_slide(&self, _memo: &Self::Memo, _tile: u16, _from: usize, _to: usize) {}
+
     /// The memo after the slide if its bound is at most `limit`, else `Err` with a lower bound
     /// on the child's value above `limit`. The search prunes such a child anyway, so an
     /// estimator made of several parts may stop at the first part that is over.

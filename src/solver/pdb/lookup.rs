@@ -365,6 +365,20 @@ impl Estimator for PatternHeuristic<'_> {
         }
     }
 
+    /// On 5×5, the moved tile's view's entry on every side.
+    #[inline]
+    fn prefetch_slide(&self, memo: &PatternMemo, tile: u16, from: usize, to: usize) {
+        if self.direct {
+            let tile = usize::from(tile);
+            for side in 0..self.sides {
+                let view = usize::from(self.views_of_tile[tile][side]);
+                if let Some(entry) = self.tables[view].get(self.stepped(memo, view, tile, side, from, to) as usize) {
+                    prefetch(entry);
+                }
+            }
+        }
+    }
+
     /// Reads the sides in turn and skips the rest as soon as one's bound is over `limit`.
     #[inline(always)]
     fn slide_within(
