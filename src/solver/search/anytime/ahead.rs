@@ -17,6 +17,14 @@
 //! anything, and it stops as soon as the path is that short. Its beams and windows carry over
 //! from one turn to the next, each turn having several times the time of the one before.
 //!
+//! Once the path is as long as the threshold after the coming iteration, that iteration may be
+//! the last, and a turn before it is a gamble: the iteration may meet a shortest path at once.
+//! So it first runs as a probe, [`PROBE`] of its forecast nodes: most last iterations that meet
+//! a path early meet it there. Only if the probe ends nothing does a turn run, aiming at the
+//! bound itself, and then the iteration runs from its start (the probe's nodes spent again).
+//! A turn aimed at the bound without the probe solved DeepCubeA's #143 (45 s, unsolved at 60 s
+//! before) but lost more elsewhere, #156 taking 35.7 s against 19.5 s.
+//!
 //! Bare beams bounded by that length instead found it far less often: over DeepCubeA's seeded
 //! sample of 40, 14 of 112 beams did, and they took 432 s of the 944 s.
 
@@ -34,6 +42,10 @@ use crate::solver::{Meter, SearchError};
 /// The most a turn of the improvement takes, as a share of the time forecast for the iteration
 /// after it.
 pub const SHARE: f64 = 0.2;
+
+/// The share of an iteration's forecast nodes that its probe takes, before the one iteration
+/// that may be the last: when the best path is as long as the threshold after it.
+pub const PROBE: f64 = 0.03;
 
 /// A turn runs only before an iteration forecast to take at least this long: on a board whose
 /// iterations are shorter, a last iteration skipped saves less than the turns cost.
@@ -53,6 +65,8 @@ pub struct Ahead<'a> {
     /// The time and nodes the turns have taken since.
     turns_time: Duration,
     turns_nodes: u64,
+    /// The forecast of the iteration whose probe runs, when one does.
+    probed: Option<Duration>,
 }
 
 impl<'a> Ahead<'a> {
@@ -69,6 +83,7 @@ impl<'a> Ahead<'a> {
             expanded_before: meter.expanded,
             turns_time: Duration::ZERO,
             turns_nodes: 0,
+            probed: None,
         }
     }
 
@@ -105,17 +120,43 @@ impl<'a> Ahead<'a> {
 }
 
 impl Interlude for Ahead<'_> {
-    fn before_iteration(&mut self, bound: u32, nodes: u64, meter: &mut Meter<'_>) -> Result<(), SearchError> {
+    fn before_iteration(&mut self, bound: u32, nodes: u64, meter: &mut Meter<'_>) -> Result<Option<u64>, SearchError> {
+        self.probed = None;
         // A path's length has the board's parity: the threshold after this one is two more.
         let target = bound + 2;
-        if self.databases.is_none() || self.best.moves() <= target {
-            return Ok(());
+        if self.databases.is_none() || self.best.moves() < target {
+            return Ok(None);
         }
         let Some(forecast) = self.forecast(nodes, meter).filter(|&forecast| forecast >= MIN_FORECAST) else {
-            return Ok(());
+            return Ok(None);
         };
-        // The improvement searches other boards than the root, which prove nothing about it:
-        // reports keep the bound.
+        if self.best.moves() == target {
+            // This may be the last iteration: a probe first, and a turn only if it ends nothing.
+            self.probed = Some(forecast);
+            return Ok(Some((nodes as f64 * PROBE) as u64));
+        }
+        self.turn_holding(bound, target, forecast, meter).map(|()| None)
+    }
+
+    fn after_probe(&mut self, bound: u32, meter: &mut Meter<'_>) -> Result<(), SearchError> {
+        match self.probed.take() {
+            Some(forecast) => self.turn_holding(bound, bound, forecast, meter),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Ahead<'_> {
+    /// A turn aiming at `target` before the iteration at `bound` forecast to take `forecast`,
+    /// for at most [`SHARE`] of that. The improvement searches other boards than the root,
+    /// which prove nothing about it: reports keep the bound meanwhile.
+    fn turn_holding(
+        &mut self,
+        bound: u32,
+        target: u32,
+        forecast: Duration,
+        meter: &mut Meter<'_>,
+    ) -> Result<(), SearchError> {
         meter.hold_bound(Some(bound));
         let turn = self.turn(target, Instant::now() + forecast.mul_f64(SHARE), meter);
         meter.hold_bound(None);
@@ -198,14 +239,14 @@ mod tests {
             let unchanged = |ahead: &Ahead<'_>, meter: &Meter<'_>| {
                 meter.expanded == expanded && ahead.best.moves() == 50 && meter.best_moves == 50
             };
-            ahead.before_iteration(48, 1 << 40, meter).expect("runs");
-            assert!(unchanged(&ahead, meter), "the path is as short as the threshold after next");
+            assert_eq!(ahead.before_iteration(50, 1 << 40, meter), Ok(None));
+            assert!(unchanged(&ahead, meter), "the path is as short as the bound");
             ahead.started = Instant::now();
-            ahead.before_iteration(36, 1 << 40, meter).expect("runs");
+            assert_eq!(ahead.before_iteration(36, 1 << 40, meter), Ok(None));
             assert!(unchanged(&ahead, meter), "no rate measured yet");
             ahead.started = Instant::now() - Duration::from_secs(3600);
             ahead.databases = None;
-            ahead.before_iteration(36, 1 << 40, meter).expect("runs");
+            assert_eq!(ahead.before_iteration(36, 1 << 40, meter), Ok(None));
             assert!(unchanged(&ahead, meter), "no tables");
             // A thousand nodes of proof a second: an iteration of a thousand is forecast at a
             // second, under the least worth a turn.
@@ -214,6 +255,28 @@ mod tests {
             ahead.started = Instant::now() - Duration::from_secs(1);
             ahead.before_iteration(36, 1_000, meter).expect("runs");
             assert_eq!((meter.expanded, ahead.best.moves()), (expanded + 1000, 50), "a short iteration");
+        });
+    }
+
+    #[test]
+    fn before_what_may_be_the_last_iteration_a_probe_runs_first_and_a_turn_only_after_it() {
+        with_meter(|board, databases, meter| {
+            let (mut ahead, optimal) = ahead(board, databases, meter);
+            // A thousand nodes of proof in the hour: the coming iteration is forecast at years.
+            (0..1000).try_for_each(|_| meter.expand(0, || 0)).expect("within the budget");
+            let expanded = meter.expanded;
+            // The path (50 moves) is as long as the threshold after 48: no turn yet, a probe.
+            let probe = ahead.before_iteration(48, 1 << 40, meter).expect("runs");
+            assert_eq!(probe, Some(((1u64 << 40) as f64 * PROBE) as u64));
+            assert_eq!((meter.expanded, ahead.best.moves()), (expanded, 50), "no turn before the probe");
+            // The probe ended nothing: the turn aims at the bound itself.
+            ahead.after_probe(48, meter).expect("runs");
+            let moves = ahead.best.moves();
+            assert!((optimal..=48).contains(&(moves as usize)), "{moves} moves");
+            assert_eq!(meter.best_moves, moves);
+            // A second call finds no probe pending.
+            ahead.after_probe(48, meter).expect("runs");
+            assert_eq!(ahead.best.moves(), moves);
         });
     }
 

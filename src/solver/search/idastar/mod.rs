@@ -150,22 +150,45 @@ where
             return Err(SearchError::BoundReached { bound: proven });
         }
         meter.expand(proven, || 0)?;
+        let mut probe = None;
         if iteration_before > 0 {
             let growth = (last_iteration as f64 / iteration_before as f64).max(MIN_GROWTH);
             let forecast = (last_iteration as f64 * growth) as u64;
             meter.iteration_in_reach(proven, forecast)?;
-            known.interlude.before_iteration(proven, forecast, meter)?;
+            probe = known.interlude.before_iteration(proven, forecast, meter)?;
             if meter.settled(proven) {
                 return Err(SearchError::BoundReached { bound: proven });
             }
         }
-        let before = meter.expanded;
         let limits = Bound { f: bound, weight, proven };
-        let outcome = if helpers.threads() > 0 && last_iteration >= split_after {
-            split::iterate(&puzzle, estimator, memo, limits, &helpers, meter)?
-        } else {
-            let start = Start { memo, g: 0, last: ROOT, state: START };
-            dfs::bounded(&mut puzzle, estimator, start, limits, meter, &mut stack)?
+        let split = helpers.threads() > 0 && last_iteration >= split_after;
+        let mut iterate = |puzzle: &mut Puzzle, meter: &mut Meter<'_>| {
+            if split {
+                split::iterate(puzzle, estimator, memo, limits, &helpers, meter)
+            } else {
+                let start = Start { memo, g: 0, last: ROOT, state: START };
+                dfs::bounded(puzzle, estimator, start, limits, meter, &mut stack)
+            }
+        };
+        let mut probed = None;
+        let mut before = meter.expanded;
+        if let Some(nodes) = probe {
+            // The probe may stop deep in the tree: it runs on a copy of the root.
+            let budget = meter.nodes_left();
+            match meter.with_node_allowance(nodes, |meter| iterate(&mut puzzle.clone(), meter)) {
+                Err(SearchError::NodeBudgetExhausted { .. }) if nodes < budget => {
+                    known.interlude.after_probe(proven, meter)?;
+                    if meter.settled(proven) {
+                        return Err(SearchError::BoundReached { bound: proven });
+                    }
+                    before = meter.expanded;
+                }
+                ended => probed = Some(ended?),
+            }
+        }
+        let outcome = match probed {
+            Some(outcome) => outcome,
+            None => iterate(&mut puzzle, meter)?,
         };
         match outcome {
             Outcome::Found(moves) => {
@@ -276,13 +299,18 @@ mod tests {
     }
 
     impl Interlude for Knows {
-        fn before_iteration(&mut self, bound: u32, nodes: u64, meter: &mut Meter<'_>) -> Result<(), SearchError> {
+        fn before_iteration(
+            &mut self,
+            bound: u32,
+            nodes: u64,
+            meter: &mut Meter<'_>,
+        ) -> Result<Option<u64>, SearchError> {
             assert!(nodes > 0, "a forecast of the iteration");
             self.bounds.push(bound);
             if bound == self.at {
                 meter.best_moves = self.moves;
             }
-            Ok(())
+            Ok(None)
         }
     }
 
@@ -311,6 +339,58 @@ mod tests {
         // One as long as the bound about to run: that iteration does not run either.
         let (searched, _) = run(&mut Knows { at: 50, moves: 50, bounds: Vec::new() });
         assert_eq!(searched, Err(SearchError::BoundReached { bound: 50 }));
+    }
+
+    /// Asks for a probe of `probe` nodes before the iteration at `at`, records the bounds
+    /// its probes ended at, and makes `moves` the best length known after one, when given.
+    struct Probes {
+        at: u32,
+        probe: u64,
+        moves: Option<u32>,
+        ended: Vec<u32>,
+    }
+
+    impl Interlude for Probes {
+        fn before_iteration(&mut self, bound: u32, _: u64, _: &mut Meter<'_>) -> Result<Option<u64>, SearchError> {
+            Ok((bound == self.at).then_some(self.probe))
+        }
+
+        fn after_probe(&mut self, bound: u32, meter: &mut Meter<'_>) -> Result<(), SearchError> {
+            self.ended.push(bound);
+            if let Some(moves) = self.moves {
+                meter.best_moves = moves;
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_probe_that_ends_nothing_hands_over_and_the_iteration_runs_again_in_full() {
+        let board = sample("4x4-52.txt");
+        let plan = crate::solver::Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict };
+        let options = Options::default();
+        let stop = Stop::new();
+        let run = |probes: &mut Probes| {
+            let mut progress = NoProgress;
+            let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, &stop);
+            meter.settle_on_best();
+            let searched = search_from(&board, Heuristic::LinearConflict, None, Weight::ONE, 0, probes, &mut meter);
+            (searched, meter.expanded)
+        };
+        let probes = |probe, moves| Probes { at: 52, probe, moves, ended: Vec::new() };
+        let (alone, alone_nodes) = run(&mut probes(u64::MAX, None));
+        assert_eq!(alone.expect("solves").path.len(), 52, "a probe as long as the iteration is the iteration");
+        // A probe of ten nodes ends nothing; the iteration then runs from its start.
+        let mut short = probes(10, None);
+        let (found, nodes) = run(&mut short);
+        let path = found.expect("solves").path;
+        assert_eq!((path.len(), short.ended.as_slice()), (52, &[52][..]));
+        assert!(reaches_goal(&board, &path));
+        assert_eq!(nodes, alone_nodes + 10, "the probe's nodes are spent again");
+        // A path as long as the bound found after the probe ends the search there.
+        let (searched, nodes) = run(&mut probes(10, Some(52)));
+        assert_eq!(searched, Err(SearchError::BoundReached { bound: 52 }));
+        assert!(nodes < alone_nodes);
     }
 
     #[test]
