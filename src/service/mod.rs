@@ -18,6 +18,7 @@
 //!
 //! The slots no request holds are lent to running searches (`lend`): a long IDA* splits its
 //! iterations over them, and hands each back within one piece of work when a request waits.
+//! A large search's freed memory is handed back to the system when it ends (`memory`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -46,6 +47,7 @@ mod deadline;
 mod direct;
 mod lend;
 mod limits;
+mod memory;
 
 pub use busy::{BUSY_METADATA, NO_RETRY_METADATA, is_busy};
 use call::Call;
@@ -412,7 +414,9 @@ fn spawn_search(
     tokio::task::spawn_blocking(move || {
         let _slot = slot;
         let searched = solver::solve(&job.board, &job.options, &mut progress, &stop);
-        metrics::nodes_expanded(nodes_expanded(&searched));
+        let nodes = nodes_expanded(&searched);
+        metrics::nodes_expanded(nodes);
+        memory::give_back(&searched, nodes);
         searched
     })
 }
