@@ -55,7 +55,7 @@ pub fn search(
 /// [`search`], knowing that `board` is at least `known` moves from the goal: the iterations
 /// below it are skipped. A search stopped and started again (ANYTIME's proof) resumes where it
 /// stopped instead of repeating the iterations it finished. `interlude` runs before each
-/// iteration from the third on.
+/// iteration from the third on, and may have the iteration probed first (see [`Interlude`]).
 pub fn search_from(
     board: &Board,
     heuristic: Heuristic,
