@@ -356,26 +356,14 @@ impl Estimator for PatternHeuristic<'_> {
     /// On 5×5, the first side's entry of the moved tile's view.
     #[inline]
     fn prefetch(&self, memo: &PatternMemo, tile: u16, from: usize, to: usize) {
-        if self.direct {
-            let tile = usize::from(tile);
-            let view = usize::from(self.views_of_tile[tile][0]);
-            if let Some(entry) = self.tables[view].get(self.stepped(memo, view, tile, 0, from, to) as usize) {
-                prefetch(entry);
-            }
-        }
+        self.prefetch_side(memo, usize::from(tile), 0, from, to);
     }
 
     /// On 5×5, the moved tile's view's entry on every side.
     #[inline]
     fn prefetch_slide(&self, memo: &PatternMemo, tile: u16, from: usize, to: usize) {
-        if self.direct {
-            let tile = usize::from(tile);
-            for side in 0..self.sides {
-                let view = usize::from(self.views_of_tile[tile][side]);
-                if let Some(entry) = self.tables[view].get(self.stepped(memo, view, tile, side, from, to) as usize) {
-                    prefetch(entry);
-                }
-            }
+        for side in 0..self.sides {
+            self.prefetch_side(memo, usize::from(tile), side, from, to);
         }
     }
 
@@ -414,6 +402,18 @@ impl PatternHeuristic<'_> {
             next.base = memo.base + u32::from(self.base[tile][to]) - u32::from(self.base[tile][from]);
         }
         next
+    }
+
+    /// On 5×5, asks for the entry of `tile`'s view on `side` once the tile moved from cell
+    /// `from` to `to`; nothing on 4×4, whose ranks are not kept in the memo.
+    #[inline(always)]
+    fn prefetch_side(&self, memo: &PatternMemo, tile: usize, side: usize, from: usize, to: usize) {
+        if self.direct {
+            let view = usize::from(self.views_of_tile[tile][side]);
+            if let Some(entry) = self.tables[view].get(self.stepped(memo, view, tile, side, from, to) as usize) {
+                prefetch(entry);
+            }
+        }
     }
 
     /// On 5×5, the index in `view` (`tile`'s view on `side`) once the tile moved from cell
