@@ -23,9 +23,10 @@ pub trait Estimator {
 
     /// Asks the memory system for what [`Estimator::slide_within`] of this slide reads first,
     /// without waiting for it. The search calls it for every child of a node it enters, before
-    /// reading any, so that the children's reads overlap instead of waiting in turn.
+    /// reading any, so that the children's reads overlap instead of waiting in turn. `tiles`
+    /// is the position before the slide.
     #[inline]
-    fn prefetch(&self, _memo: &Self::Memo, _tile: u16, _from: usize, _to: usize) {}
+    fn prefetch(&self, _memo: &Self::Memo, _tiles: &[u16], _tile: u16, _from: usize, _to: usize) {}
 
     /// Asks the memory system for everything [`Estimator::slide`] of this slide reads first,
     /// every part's and not only the first: for a search that needs each child's whole value,

@@ -144,7 +144,7 @@ impl Puzzle {
         for (direction, &from) in self.sliders[self.blank].iter().enumerate() {
             if from != NONE && back != Some(direction as u8) {
                 let from = from as usize;
-                estimator.prefetch(memo, self.tiles[from], from, self.blank);
+                estimator.prefetch(memo, &self.tiles, self.tiles[from], from, self.blank);
             }
         }
     }
