@@ -182,16 +182,94 @@ impl PatternDatabases {
         self.tables.memory()
     }
 
-    /// The heuristic that reads these tables, with reflection.
-    pub fn heuristic(&self) -> PatternHeuristic<'_> {
-        PatternHeuristic::new(self)
+    /// The heuristic that reads these tables, with reflection: one type for each way tables
+    /// are read, so that a search compiled for one holds none of the other's work.
+    pub fn heuristic(&self) -> TableHeuristic<'_> {
+        if self.dimension() == 4 {
+            TableHeuristic::Ranked(PatternHeuristic::new(self))
+        } else {
+            TableHeuristic::Direct(PatternHeuristic::new(self))
+        }
+    }
+}
+
+/// Evaluates `$body` with `$heuristic` bound to `$databases`' heuristic, whichever way its
+/// tables are read: `$body` is compiled once for each.
+macro_rules! with_heuristic {
+    ($databases:expr, $heuristic:ident => $body:expr) => {
+        match $databases.heuristic() {
+            $crate::solver::pdb::TableHeuristic::Ranked($heuristic) => $body,
+            $crate::solver::pdb::TableHeuristic::Direct($heuristic) => $body,
+        }
+    };
+}
+pub(crate) use with_heuristic;
+
+/// The heuristic of a set of pattern databases, by the way its tables are read. A search runs
+/// with either (see [`PatternDatabases::heuristic`]).
+#[derive(Debug, Clone)]
+pub enum TableHeuristic<'a> {
+    /// 4×4: tables indexed by dense rank, four bits an entry.
+    Ranked(PatternHeuristic<'a, false>),
+    /// 5×5: tables indexed directly, a byte an entry, a distance per region of the blank.
+    Direct(PatternHeuristic<'a, true>),
+}
+
+/// Calls `$method` on whichever heuristic `$heuristic` holds.
+macro_rules! either {
+    ($heuristic:expr, $method:ident($($argument:expr),*)) => {
+        match $heuristic {
+            TableHeuristic::Ranked(heuristic) => heuristic.$method($($argument),*),
+            TableHeuristic::Direct(heuristic) => heuristic.$method($($argument),*),
+        }
+    };
+}
+
+/// Either heuristic, for a bound worked out now and then (tests, a board's first bound). Each
+/// call matches on the kind of tables: a search takes its heuristic out once instead (see
+/// [`with_heuristic`]), so that its loop is compiled for one kind.
+impl Estimator for TableHeuristic<'_> {
+    type Memo = PatternMemo;
+
+    fn start(&self, tiles: &[u16]) -> PatternMemo {
+        either!(self, start(tiles))
+    }
+
+    fn value(&self, memo: &PatternMemo) -> u32 {
+        either!(self, value(memo))
+    }
+
+    fn slide(&self, memo: &PatternMemo, tiles: &[u16], tile: u16, from: usize, to: usize) -> PatternMemo {
+        either!(self, slide(memo, tiles, tile, from, to))
+    }
+
+    fn prefetch(&self, memo: &PatternMemo, tiles: &[u16], tile: u16, from: usize, to: usize) {
+        either!(self, prefetch(memo, tiles, tile, from, to))
+    }
+
+    fn prefetch_slide(&self, memo: &PatternMemo, tile: u16, from: usize, to: usize) {
+        either!(self, prefetch_slide(memo, tile, from, to))
+    }
+
+    fn slide_within(
+        &self,
+        memo: &PatternMemo,
+        tiles: &[u16],
+        tile: u16,
+        from: usize,
+        to: usize,
+        limit: u32,
+    ) -> Result<PatternMemo, u32> {
+        either!(self, slide_within(memo, tiles, tile, from, to, limit))
     }
 }
 
 /// Additive pattern databases maxed with their reflection (and, for a catalogue, with the other
-/// groups' sums), as an [`Estimator`] for the boards of their dimension.
+/// groups' sums), as an [`Estimator`] for the boards of their dimension. `DIRECT`: whether the
+/// tables are indexed directly with byte entries (5×5) rather than by dense rank with four-bit
+/// entries (4×4).
 #[derive(Debug, Clone)]
-pub struct PatternHeuristic<'a> {
+pub struct PatternHeuristic<'a, const DIRECT: bool> {
     /// Each view's table, held here so a lookup reaches it in one step.
     tables: [&'a [u8]; 2 * MAX_PATTERNS],
     views: &'a [View],
@@ -210,15 +288,9 @@ pub struct PatternHeuristic<'a> {
     ranks: [[(u8, u32); MAX_SIDES]; MAX_CELLS],
     /// On 4×4, for each view, the board cell read at each table cell: its cell map's inverse.
     board_cells: [CellMap; 2 * MAX_PATTERNS],
-    /// Whether the tables are indexed directly with byte entries (5×5) rather than by dense rank
-    /// with four-bit entries (4×4).
-    direct: bool,
     /// The part of the bound the entries leave out, per tile and cell: the tile's Manhattan
     /// distance on 4×4, nothing on 5×5.
     base: [[u8; MAX_CELLS]; MAX_CELLS],
-    /// How far a sum of entries is shifted left to count moves: 1 on 4×4 (an entry counts pairs
-    /// of moves), 0 on 5×5.
-    shift: u32,
 }
 
 /// What a node carries: every tile's cell, each view's current table entry, and the part of the
@@ -235,14 +307,17 @@ pub struct PatternMemo {
     base: u32,
 }
 
-impl<'a> PatternHeuristic<'a> {
-    fn new(databases: &'a PatternDatabases) -> PatternHeuristic<'a> {
+impl<'a, const DIRECT: bool> PatternHeuristic<'a, DIRECT> {
+    /// How far a sum of entries is shifted left to count moves: 1 on 4×4 (an entry counts pairs
+    /// of moves), 0 on 5×5.
+    const SHIFT: u32 = if DIRECT { 0 } else { 1 };
+
+    fn new(databases: &'a PatternDatabases) -> PatternHeuristic<'a, DIRECT> {
         let mut views_of_tile = [[0u8; MAX_SIDES]; MAX_CELLS];
         let mut steps = [[[0u32; STEPS]; MAX_SIDES]; MAX_CELLS];
         let mut ranks = [[(0u8, 0u32); MAX_SIDES]; MAX_CELLS];
         let mut board_cells = [[0u8; MAX_CELLS]; 2 * MAX_PATTERNS];
         let dimension = databases.dimension();
-        let direct = dimension != 4;
         let mut tables: [&[u8]; 2 * MAX_PATTERNS] = [&[]; 2 * MAX_PATTERNS];
         let stored = databases.tables.slices();
         for (index, view) in databases.views.iter().enumerate() {
@@ -250,7 +325,7 @@ impl<'a> PatternHeuristic<'a> {
             board_cells[index] = grid::inverse(&view.cell_map, dimension * dimension);
             for (position, &tile) in view.sources[..view.len].iter().enumerate() {
                 views_of_tile[usize::from(tile)][view.side] = index as u8;
-                if !direct {
+                if !DIRECT {
                     let radix = (position + 1..view.len).map(|after| (16 - after) as u32).product();
                     ranks[usize::from(tile)][view.side] = (position as u8, radix);
                 } else {
@@ -264,25 +339,14 @@ impl<'a> PatternHeuristic<'a> {
         }
         let sides = 2 * databases.partition.groups().count();
         let mut base = [[0u8; MAX_CELLS]; MAX_CELLS];
-        if !direct {
+        if !DIRECT {
             for (tile, distances) in base.iter_mut().enumerate().take(dimension * dimension).skip(1) {
                 for (cell, distance) in distances.iter_mut().enumerate().take(dimension * dimension) {
                     *distance = entry::manhattan(dimension, tile - 1, cell);
                 }
             }
         }
-        PatternHeuristic {
-            tables,
-            views: &databases.views,
-            views_of_tile,
-            sides,
-            steps,
-            ranks,
-            board_cells,
-            direct,
-            base,
-            shift: u32::from(!direct),
-        }
+        PatternHeuristic { tables, views: &databases.views, views_of_tile, sides, steps, ranks, board_cells, base }
     }
 
     /// Where `view`'s entry for `cells` is in its table: a byte's index on 5×5 (in its main
@@ -290,7 +354,7 @@ impl<'a> PatternHeuristic<'a> {
     #[inline]
     fn index(&self, view: usize, cells: &[u8; MAX_CELLS]) -> usize {
         let placement = self.views[view].placement(cells);
-        if self.direct { direct25(placement) } else { rank16(placement) }
+        if DIRECT { direct25(placement) } else { rank16(placement) }
     }
 
     /// The entry at `index` (see [`PatternHeuristic::index`]) of `view`'s table for `cells`: on
@@ -298,7 +362,7 @@ impl<'a> PatternHeuristic<'a> {
     #[inline(always)]
     fn entry(&self, view: usize, index: usize, cells: &[u8; MAX_CELLS]) -> u8 {
         let table = self.tables[view];
-        if !self.direct {
+        if !DIRECT {
             return entry::read(table, index);
         }
         let value = table[index];
@@ -321,11 +385,11 @@ impl<'a> PatternHeuristic<'a> {
     /// The bound of `memo` on one side.
     #[inline]
     fn side(&self, memo: &PatternMemo, side: usize) -> u32 {
-        memo.base + (memo.sums[side] << self.shift)
+        memo.base + (memo.sums[side] << Self::SHIFT)
     }
 }
 
-impl Estimator for PatternHeuristic<'_> {
+impl<const DIRECT: bool> Estimator for PatternHeuristic<'_, DIRECT> {
     type Memo = PatternMemo;
 
     fn start(&self, tiles: &[u16]) -> PatternMemo {
@@ -352,7 +416,7 @@ impl Estimator for PatternHeuristic<'_> {
 
     #[inline]
     fn value(&self, memo: &PatternMemo) -> u32 {
-        memo.base + (memo.sums[..self.sides].iter().copied().max().unwrap_or(0) << self.shift)
+        memo.base + (memo.sums[..self.sides].iter().copied().max().unwrap_or(0) << Self::SHIFT)
     }
 
     #[inline]
@@ -369,7 +433,7 @@ impl Estimator for PatternHeuristic<'_> {
     fn prefetch(&self, memo: &PatternMemo, tiles: &[u16], tile: u16, from: usize, to: usize) {
         let tile = usize::from(tile);
         let view = usize::from(self.views_of_tile[tile][0]);
-        if self.direct {
+        if DIRECT {
             self.prefetch_entry(view, self.stepped(memo, view, tile, 0, from, to) as usize);
         } else {
             let (byte, _) = entry::position(self.ranked(memo, tiles, tile, 0, from, to) as usize);
@@ -381,7 +445,7 @@ impl Estimator for PatternHeuristic<'_> {
     /// with the board, which a beam keeps packed.
     #[inline]
     fn prefetch_slide(&self, memo: &PatternMemo, tile: u16, from: usize, to: usize) {
-        if self.direct {
+        if DIRECT {
             let tile = usize::from(tile);
             for side in 0..self.sides {
                 let view = usize::from(self.views_of_tile[tile][side]);
@@ -413,7 +477,7 @@ impl Estimator for PatternHeuristic<'_> {
     }
 }
 
-impl PatternHeuristic<'_> {
+impl<const DIRECT: bool> PatternHeuristic<'_, DIRECT> {
     /// `memo` with `tile` moved from cell `from` to cell `to`, its entries not yet updated.
     #[inline(always)]
     fn moved(&self, memo: &PatternMemo, tile: u16, from: usize, to: usize) -> PatternMemo {
@@ -421,7 +485,7 @@ impl PatternHeuristic<'_> {
         let tile = usize::from(tile);
         next.cells[tile] = to as u8;
         next.cells[0] = from as u8;
-        if !self.direct {
+        if !DIRECT {
             next.base = memo.base + u32::from(self.base[tile][to]) - u32::from(self.base[tile][from]);
         }
         next
@@ -472,7 +536,7 @@ impl PatternHeuristic<'_> {
     fn update(&self, memo: &mut PatternMemo, tiles: &[u16], tile: u16, side: usize, from: usize, to: usize) {
         let tile = usize::from(tile);
         let view = usize::from(self.views_of_tile[tile][side]);
-        let value = if self.direct {
+        let value = if DIRECT {
             let index = self.stepped(memo, view, tile, side, from, to);
             memo.indices[view] = index;
             self.entry(view, index as usize, &memo.cells)
@@ -505,7 +569,7 @@ mod tests {
         let partition = Partition::six_six_three();
         let tables = partition.stored().map(|pattern| vec![0; table_len(4, pattern.len())]).collect();
         let databases = PatternDatabases::from_tables(partition, tables).expect("sizes match");
-        let heuristic = databases.heuristic();
+        let TableHeuristic::Ranked(heuristic) = databases.heuristic() else { panic!("a 4×4 heuristic") };
         let mut tiles: Vec<u16> = (1..16).chain([0]).collect();
         let mut memo = heuristic.start(&tiles);
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -530,7 +594,7 @@ mod tests {
         let databases = PatternDatabases::from_tables(partition, tables).expect("sizes match");
         let tables_read: Vec<usize> = databases.views.iter().map(|view| view.table).collect();
         assert_eq!(tables_read, vec![0, 1, 1, 1, 0, 1, 1, 1]);
-        let heuristic = databases.heuristic();
+        let TableHeuristic::Direct(heuristic) = databases.heuristic() else { panic!("a 5×5 heuristic") };
         for tile in 1..25 {
             let [direct, mirrored, ..] = heuristic.views_of_tile[tile];
             assert!(direct < 4 && mirrored >= 4, "tile {tile}");

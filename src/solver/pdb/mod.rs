@@ -45,6 +45,7 @@ pub mod tables;
 
 pub use cache::{DatabaseSlot, cache_dir, default_cache_dir};
 pub use error::PdbError;
-pub use lookup::{PatternDatabases, PatternHeuristic};
+pub(crate) use lookup::with_heuristic;
+pub use lookup::{PatternDatabases, PatternHeuristic, TableHeuristic};
 pub use partition::Partition;
 pub use tables::TableMemory;

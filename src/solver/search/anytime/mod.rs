@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 use crate::board::{Board, Direction};
 use crate::solver::heuristic::Estimator;
 use crate::solver::heuristic::linear_conflict::LinearConflict;
-use crate::solver::pdb::PatternDatabases;
+use crate::solver::pdb::{PatternDatabases, with_heuristic};
 use crate::solver::search::constructive::{self, beam, shorten};
 use crate::solver::search::idastar::Interlude;
 use crate::solver::search::{Found, Weight, eight, idastar};
@@ -301,7 +301,6 @@ impl Improvement {
         databases: &PatternDatabases,
         meter: &mut Meter<'_>,
     ) -> Result<(), SearchError> {
-        let heuristic = databases.heuristic();
         let widest = usize::try_from(meter.max_memory_bytes() / BEAM_BYTES_PER_WIDTH).unwrap_or(usize::MAX);
         while self.beam <= widest && !best.is_done() {
             if meter.time_left().is_some_and(|left| left < self.last_beam.mul_f64(BEAM_GROWTH)) {
@@ -311,7 +310,9 @@ impl Improvement {
             // A beam's path is shortened by searching its end again, so one a little longer
             // than the best may still end shorter.
             let depth = best.moves() as usize + best.moves() as usize / BEAM_SLACK;
-            if let Some(path) = beam::search(best.board, &heuristic, self.beam, depth, meter)? {
+            let path =
+                with_heuristic!(databases, heuristic => beam::search(best.board, &heuristic, self.beam, depth, meter))?;
+            if let Some(path) = path {
                 best.offer(constructive::shorten_suffixes(best.board, path, Some(databases), meter)?, meter)?;
             }
             self.last_beam = started.elapsed();

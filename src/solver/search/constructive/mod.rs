@@ -27,7 +27,7 @@ use grid::Grid;
 use crate::board::{Board, Direction};
 use crate::solver::heuristic::Estimator;
 use crate::solver::heuristic::linear_conflict::LinearConflict;
-use crate::solver::pdb::PatternDatabases;
+use crate::solver::pdb::{PatternDatabases, with_heuristic};
 use crate::solver::search::{Found, Weight, eight, idastar};
 use crate::solver::{Heuristic, Meter, SearchError};
 
@@ -246,7 +246,8 @@ fn refine(
         return Ok(best);
     }
     if let Some(databases) = databases {
-        match beam::search(board, &databases.heuristic(), BEAM_WIDTH, best.path.len().saturating_sub(1), meter) {
+        let depth = best.path.len().saturating_sub(1);
+        match with_heuristic!(databases, heuristic => beam::search(board, &heuristic, BEAM_WIDTH, depth, meter)) {
             Ok(Some(path)) => best.path = path,
             // Out of nodes, the answer in hand stands.
             Ok(None) | Err(SearchError::NodeBudgetExhausted { .. }) => {}

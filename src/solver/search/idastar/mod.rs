@@ -25,7 +25,7 @@ use crate::solver::helpers::Helpers;
 use crate::solver::heuristic::Estimator;
 use crate::solver::heuristic::linear_conflict::LinearConflict;
 use crate::solver::heuristic::manhattan::{Hamming, Manhattan};
-use crate::solver::pdb::PatternDatabases;
+use crate::solver::pdb::{PatternDatabases, with_heuristic};
 use crate::solver::search::{Found, Weight};
 use crate::solver::{Algorithm, Heuristic, Meter, SearchError};
 
@@ -72,7 +72,9 @@ pub fn search_from(
         Heuristic::Manhattan => run(board, &Manhattan::new(n), weight, start, meter),
         Heuristic::LinearConflict | Heuristic::Auto => run(board, &LinearConflict::new(n), weight, start, meter),
         Heuristic::PatternDatabase => match databases {
-            Some(databases) if n == databases.dimension() => run(board, &databases.heuristic(), weight, start, meter),
+            Some(databases) if n == databases.dimension() => {
+                with_heuristic!(databases, heuristic => run(board, &heuristic, weight, start, meter))
+            }
             _ => Err(SearchError::Unsupported {
                 algorithm: Algorithm::IdaStar,
                 heuristic,
