@@ -322,7 +322,9 @@ impl<'a, const DIRECT: bool> PatternHeuristic<'a, DIRECT> {
         let stored = databases.tables.slices();
         for (index, view) in databases.views.iter().enumerate() {
             tables[index] = stored[view.table];
-            board_cells[index] = grid::inverse(&view.cell_map, dimension * dimension);
+            if !DIRECT {
+                board_cells[index] = grid::inverse(&view.cell_map, dimension * dimension);
+            }
             for (position, &tile) in view.sources[..view.len].iter().enumerate() {
                 views_of_tile[usize::from(tile)][view.side] = index as u8;
                 if !DIRECT {
@@ -518,7 +520,7 @@ impl<const DIRECT: bool> PatternHeuristic<'_, DIRECT> {
         let map = &self.views[view].cell_map;
         let (was, is) = (usize::from(map[from]), usize::from(map[to]));
         let (place, radix) = self.ranks[tile][side];
-        let mut step = (was.abs_diff(is)) as u32 * radix;
+        let mut step = was.abs_diff(is) as u32 * radix;
         for cell in was.min(is) + 1..was.max(is) {
             let other = usize::from(tiles[usize::from(self.board_cells[view][cell])]);
             if other != 0 && usize::from(self.views_of_tile[other][side]) == view {
