@@ -225,9 +225,9 @@ macro_rules! either {
     };
 }
 
-/// Either heuristic, for a bound worked out now and then (tests, a board's first bound). Each
-/// call matches on the kind of tables: a search takes its heuristic out once instead (see
-/// [`with_heuristic`]), so that its loop is compiled for one kind.
+/// Either heuristic, for a bound worked out now and then, as a test or a caller of the library
+/// may want. Each call matches on the kind of tables: a search takes its heuristic out once (see
+/// `with_heuristic!`), so that its loop is compiled for one kind.
 impl Estimator for TableHeuristic<'_> {
     type Memo = PatternMemo;
 

@@ -18,7 +18,8 @@
 //! - `checked`: the record that a file passed its full check, so later loads skip it.
 //! - [`tables`]: where loaded tables live, mapped or resident ([`TableMemory`]).
 //! - [`lookup`]: the tables wrapped with their views, and the
-//!   [`Estimator`](super::heuristic::Estimator) that reads them.
+//!   [`Estimator`](super::heuristic::Estimator) that reads them, one type for each way tables
+//!   are read ([`TableHeuristic`]; a search picks one with `with_heuristic!`).
 //! - [`cache`]: the cache directory, load-or-build (build or file, then lookup's wrapper), and
 //!   [`DatabaseSlot`] for background loading (a quick stand-in first, upgraded when the strong
 //!   tables are ready).
