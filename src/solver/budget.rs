@@ -25,7 +25,7 @@ const LAST_GAP: u32 = 2;
 
 /// How long the node rate is measured before an iteration's time is forecast from it (see
 /// [`Meter::iteration_in_reach`]): the first iterations are too small to time.
-pub const FORECAST_AFTER: Duration = Duration::from_millis(100);
+const FORECAST_AFTER: Duration = Duration::from_millis(100);
 
 /// The clock that ends a search first.
 #[derive(Debug, Clone, Copy)]

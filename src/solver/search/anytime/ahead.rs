@@ -8,14 +8,19 @@
 //! already in hand it need not run: the iteration before it, failing, proves that path shortest
 //! ([`Meter::settle_on_best`]).
 //!
-//! So before each iteration forecast to take [`MIN_FORECAST`] or more (from the third on, once
-//! the proof's rate can be measured), the improvement side of ANYTIME ([`Improvement`]: beams,
+//! So before each iteration forecast to expand [`MIN_FORECAST`] nodes or more (from the third
+//! on, when IDA* forecasts them), the improvement side of ANYTIME ([`Improvement`]: beams,
 //! their ends searched again, then windows of the path) takes a turn at shortening the best
 //! path to the threshold after it: if the iteration about to run then fails, that path is
-//! shortest. Each turn takes at most [`SHARE`] of the time forecast for the iteration it comes
-//! before, so the improvement costs a bounded share of the proof whether or not it finds
+//! shortest. Each turn expands at most [`SHARE`] of the nodes forecast for the iteration it
+//! comes before, so the improvement costs a bounded share of the proof whether or not it finds
 //! anything, and it stops as soon as the path is that short. Its beams and windows carry over
-//! from one turn to the next, each turn having several times the time of the one before.
+//! from one turn to the next, each turn having several times the nodes of the one before.
+//!
+//! The turns are counted in nodes, not time, so that a board gets the same turns whatever the
+//! machine's pace. With turns given a share of the forecast time, Korf & Felner's #28 was
+//! solved in 5 s in some runs and 13 s in others: whether its turn reached the 98-move path
+//! before the last iteration depended on how fast the machine ran just then.
 //!
 //! Once the path is as long as the threshold after the coming iteration, that iteration may be
 //! the last, and a turn before it is a gamble: the iteration may meet a shortest path at once.
@@ -28,28 +33,30 @@
 //! Bare beams bounded by that length instead found it far less often: over DeepCubeA's seeded
 //! sample of 40, 14 of 112 beams did, and they took 432 s of the 944 s.
 
-use std::time::{Duration, Instant};
-
-use super::{Best, Improvement};
+use super::{Best, Improvement, TurnEnd};
 use crate::board::{Board, Direction};
-use crate::solver::budget::FORECAST_AFTER;
 use crate::solver::pdb::PatternDatabases;
 use crate::solver::search::Found;
 use crate::solver::search::constructive::beam;
 use crate::solver::search::idastar::Interlude;
 use crate::solver::{Meter, SearchError};
 
-/// The most a turn of the improvement takes, as a share of the time forecast for the iteration
-/// after it.
-pub const SHARE: f64 = 0.2;
+/// The most a turn of the improvement expands, as a share of the nodes forecast for the
+/// iteration after it. A turn's node (a beam's board, a window's) takes about five times as
+/// long as an IDA* node (2.9–4.6 M a second against 17–20 M on two cores, on Korf & Felner's
+/// #13 and #28 and DeepCubeA's #143, #285 and #318), so this is about a quarter of the
+/// iteration's time. At 0.04, #28's turn could not start the beam that finds its 98-move path,
+/// and its last iteration ran: 247 M nodes against 54 M.
+pub const SHARE: f64 = 0.05;
 
 /// The share of an iteration's forecast nodes that its probe takes, before the one iteration
 /// that may be the last: when the best path is as long as the threshold after it.
 pub const PROBE: f64 = 0.03;
 
-/// A turn runs only before an iteration forecast to take at least this long: on a board whose
-/// iterations are shorter, a last iteration skipped saves less than the turns cost.
-pub const MIN_FORECAST: Duration = Duration::from_secs(10);
+/// A turn runs only before an iteration forecast to expand at least this many nodes (about ten
+/// seconds on two cores): on a board whose iterations are smaller, a last iteration skipped
+/// saves less than the turns cost.
+pub const MIN_FORECAST: u64 = 160_000_000;
 
 /// The improvement's turns in one MINIMUM search, run between its IDA* iterations
 /// ([`Interlude`]).
@@ -59,32 +66,17 @@ pub struct Ahead<'a> {
     /// The 5×5 pattern databases the improvement's beams are scored by; `None` when the board
     /// is not a 5×5 or they are not loaded, and then no turn runs.
     databases: Option<&'a PatternDatabases>,
-    /// When the proof started, and the node count then.
-    started: Instant,
-    expanded_before: u64,
-    /// The time and nodes the turns have taken since.
-    turns_time: Duration,
-    turns_nodes: u64,
-    /// The forecast of the iteration whose probe runs, when one does.
-    probed: Option<Duration>,
+    /// The forecast nodes of the iteration whose probe runs, when one does.
+    probed: Option<u64>,
 }
 
 impl<'a> Ahead<'a> {
-    /// Turns for `board`'s proof, starting now from `first`, the best path known (its length is
+    /// Turns for `board`'s proof from `first`, the best path known (its length is
     /// [`Meter::best_moves`]), when `five` is loaded and `board` is a 5×5.
-    pub fn new(board: &'a Board, first: Found, five: Option<&'a PatternDatabases>, meter: &Meter<'_>) -> Ahead<'a> {
+    pub fn new(board: &'a Board, first: Found, five: Option<&'a PatternDatabases>) -> Ahead<'a> {
         let databases = five
             .filter(|databases| databases.dimension() == board.dimension() && board.dimension() == beam::MAX_DIMENSION);
-        Ahead {
-            best: Best::quiet(board, first),
-            improvement: Improvement::new(),
-            databases,
-            started: Instant::now(),
-            expanded_before: meter.expanded,
-            turns_time: Duration::ZERO,
-            turns_nodes: 0,
-            probed: None,
-        }
+        Ahead { best: Best::quiet(board, first), improvement: Improvement::new(), databases, probed: None }
     }
 
     /// The best path known: as long as [`Meter::best_moves`].
@@ -92,30 +84,11 @@ impl<'a> Ahead<'a> {
         self.best.found.path
     }
 
-    /// The time the proof's coming iteration of `nodes` nodes is forecast to take, at the rate
-    /// it has run so far without the turns; `None` before [`FORECAST_AFTER`] of it. Not the
-    /// meter's forecast ([`Meter::forecast_iterations`]): that one counts every node since it
-    /// was turned on, and a turn's nodes (a beam's boards, a window's) run about ten times
-    /// slower than IDA*'s.
-    fn forecast(&self, nodes: u64, meter: &Meter<'_>) -> Option<Duration> {
-        let proof_time = self.started.elapsed().saturating_sub(self.turns_time);
-        if proof_time < FORECAST_AFTER {
-            return None;
-        }
-        let proof_nodes = meter.expanded.saturating_sub(self.expanded_before + self.turns_nodes);
-        let rate = proof_nodes as f64 / proof_time.as_secs_f64();
-        (rate > 0.0).then(|| Duration::from_secs_f64(nodes as f64 / rate))
-    }
-
-    /// A turn of the improvement until `until`, stopping once the path is `target` moves or
-    /// fewer.
-    fn turn(&mut self, target: u32, until: Instant, meter: &mut Meter<'_>) -> Result<(), SearchError> {
-        let (started, before) = (Instant::now(), meter.expanded);
+    /// A turn of the improvement of at most `nodes` expansions, stopping once the path is
+    /// `target` moves or fewer.
+    fn turn(&mut self, target: u32, nodes: u64, meter: &mut Meter<'_>) -> Result<(), SearchError> {
         self.best.enough = target;
-        let turn = self.improvement.run(&mut self.best, self.databases, self.databases, Some(until), meter);
-        self.turns_time += started.elapsed();
-        self.turns_nodes += meter.expanded - before;
-        turn
+        self.improvement.run(&mut self.best, self.databases, self.databases, TurnEnd::After(nodes), meter)
     }
 }
 
@@ -127,15 +100,15 @@ impl Interlude for Ahead<'_> {
         if self.databases.is_none() || self.best.moves() < target {
             return Ok(None);
         }
-        let Some(forecast) = self.forecast(nodes, meter).filter(|&forecast| forecast >= MIN_FORECAST) else {
+        if nodes < MIN_FORECAST {
             return Ok(None);
-        };
+        }
         if self.best.moves() == target {
             // This may be the last iteration: a probe first, and a turn only if it ends nothing.
-            self.probed = Some(forecast);
+            self.probed = Some(nodes);
             return Ok(Some((nodes as f64 * PROBE) as u64));
         }
-        self.turn_holding(bound, target, forecast, meter).map(|()| None)
+        self.turn_holding(bound, target, nodes, meter).map(|()| None)
     }
 
     fn after_probe(&mut self, bound: u32, meter: &mut Meter<'_>) -> Result<(), SearchError> {
@@ -147,18 +120,18 @@ impl Interlude for Ahead<'_> {
 }
 
 impl Ahead<'_> {
-    /// A turn aiming at `target` before the iteration at `bound` forecast to take `forecast`,
-    /// for at most [`SHARE`] of that. The improvement searches other boards than the root,
-    /// which prove nothing about it: reports keep the bound meanwhile.
+    /// A turn aiming at `target` before the iteration at `bound` forecast to expand `forecast`
+    /// nodes, of at most [`SHARE`] of them. The improvement searches other boards than the
+    /// root, which prove nothing about it: reports keep the bound meanwhile.
     fn turn_holding(
         &mut self,
         bound: u32,
         target: u32,
-        forecast: Duration,
+        forecast: u64,
         meter: &mut Meter<'_>,
     ) -> Result<(), SearchError> {
         meter.hold_bound(Some(bound));
-        let turn = self.turn(target, Instant::now() + forecast.mul_f64(SHARE), meter);
+        let turn = self.turn(target, (forecast as f64 * SHARE) as u64, meter);
         meter.hold_bound(None);
         turn
     }
@@ -168,6 +141,7 @@ impl Ahead<'_> {
 mod tests {
     use super::*;
     use crate::solver::pdb::Partition;
+    use crate::solver::search::anytime::FIRST_BEAM;
     use crate::solver::search::samples::{reaches_goal, sample};
     use crate::solver::search::{Weight, idastar};
     use crate::solver::{Algorithm, Heuristic, NoProgress, Options, Plan, Stop};
@@ -208,14 +182,12 @@ mod tests {
         panic!("no 2x2 block round the blank");
     }
 
-    /// Turns for `board` from a path twelve moves longer than the shortest, as if the proof had
-    /// run an hour (so every turn has time), and the shortest length.
+    /// Turns for `board` from a path twelve moves longer than the shortest, and the shortest
+    /// length.
     fn ahead<'a>(board: &'a Board, databases: &'a PatternDatabases, meter: &mut Meter<'_>) -> (Ahead<'a>, usize) {
         let (path, optimal) = long_path(board, databases, meter);
         meter.best_moves = path.len() as u32;
-        let mut ahead = Ahead::new(board, Found { path, lower_bound: 0 }, Some(databases), meter);
-        ahead.started = Instant::now() - Duration::from_secs(3600);
-        (ahead, optimal)
+        (Ahead::new(board, Found { path, lower_bound: 0 }, Some(databases)), optimal)
     }
 
     #[test]
@@ -223,7 +195,7 @@ mod tests {
         with_meter(|board, databases, meter| {
             let (mut ahead, optimal) = ahead(board, databases, meter);
             assert_eq!((optimal, meter.best_moves), (38, 50));
-            ahead.turn(40, Instant::now() + Duration::from_secs(60), meter).expect("no limit is hit");
+            ahead.turn(40, u64::MAX, meter).expect("no limit is hit");
             let moves = ahead.best.moves();
             assert!((38..=40).contains(&moves), "{moves} moves");
             assert_eq!(meter.best_moves, moves);
@@ -232,7 +204,30 @@ mod tests {
     }
 
     #[test]
-    fn no_turn_runs_without_tables_a_measured_rate_or_a_longer_path_than_its_target() {
+    fn a_turn_expands_at_most_its_nodes_and_the_same_turn_does_the_same_work() {
+        // A turn of `nodes` with a target under the optimum, which only its nodes end, from a
+        // fresh meter: the nodes it spent and the path's length after it.
+        let turn = |nodes: u64| {
+            let mut spent = None;
+            with_meter(|board, databases, meter| {
+                let (mut ahead, _) = ahead(board, databases, meter);
+                let before = meter.expanded;
+                ahead.turn(30, nodes, meter).expect("the allowance only ends the turn");
+                assert!(reaches_goal(board, &ahead.best.found.path));
+                spent = Some((meter.expanded - before, ahead.best.moves()));
+            });
+            spent.expect("the turn ran")
+        };
+        let (spent, moves) = turn(1_000_000);
+        // A beam's layer is counted once expanded, so the last may run past by a layer.
+        let layer = FIRST_BEAM as u64;
+        assert!(spent > 0 && spent <= 1_000_000 + layer, "{spent} nodes");
+        assert!(moves < 50, "the turn shortened the path: {moves} moves");
+        assert_eq!(turn(1_000_000), (spent, moves), "the same turn again");
+    }
+
+    #[test]
+    fn no_turn_runs_without_tables_a_large_forecast_or_a_longer_path_than_its_target() {
         with_meter(|board, databases, meter| {
             let (mut ahead, _) = ahead(board, databases, meter);
             let expanded = meter.expanded;
@@ -241,20 +236,14 @@ mod tests {
             };
             assert_eq!(ahead.before_iteration(50, 1 << 40, meter), Ok(None));
             assert!(unchanged(&ahead, meter), "the path is as short as the bound");
-            ahead.started = Instant::now();
-            assert_eq!(ahead.before_iteration(36, 1 << 40, meter), Ok(None));
-            assert!(unchanged(&ahead, meter), "no rate measured yet");
-            ahead.started = Instant::now() - Duration::from_secs(3600);
+            assert_eq!(ahead.before_iteration(36, MIN_FORECAST - 1, meter), Ok(None));
+            assert!(unchanged(&ahead, meter), "an iteration forecast under the least worth a turn");
             ahead.databases = None;
             assert_eq!(ahead.before_iteration(36, 1 << 40, meter), Ok(None));
             assert!(unchanged(&ahead, meter), "no tables");
-            // A thousand nodes of proof a second: an iteration of a thousand is forecast at a
-            // second, under the least worth a turn.
             ahead.databases = Some(databases);
-            (0..1000).try_for_each(|_| meter.expand(0, || 0)).expect("within the budget");
-            ahead.started = Instant::now() - Duration::from_secs(1);
-            ahead.before_iteration(36, 1_000, meter).expect("runs");
-            assert_eq!((meter.expanded, ahead.best.moves()), (expanded + 1000, 50), "a short iteration");
+            assert_eq!(ahead.before_iteration(36, 1 << 40, meter), Ok(None));
+            assert!(ahead.best.moves() <= 38, "a turn ran: {} moves", ahead.best.moves());
         });
     }
 
@@ -262,8 +251,6 @@ mod tests {
     fn before_what_may_be_the_last_iteration_a_probe_runs_first_and_a_turn_only_after_it() {
         with_meter(|board, databases, meter| {
             let (mut ahead, optimal) = ahead(board, databases, meter);
-            // A thousand nodes of proof in the hour: the coming iteration is forecast at years.
-            (0..1000).try_for_each(|_| meter.expand(0, || 0)).expect("within the budget");
             let expanded = meter.expanded;
             // The path (50 moves) is as long as the threshold after 48: no turn yet, a probe.
             let probe = ahead.before_iteration(48, 1 << 40, meter).expect("runs");
@@ -280,17 +267,37 @@ mod tests {
         });
     }
 
+    /// Turns whose iterations are forecast a million times larger than IDA* forecasts them on
+    /// the small test board, so that each is worth a turn with room to find a path.
+    struct Magnified<'a>(Ahead<'a>);
+
+    impl Interlude for Magnified<'_> {
+        fn before_iteration(
+            &mut self,
+            bound: u32,
+            nodes: u64,
+            meter: &mut Meter<'_>,
+        ) -> Result<Option<u64>, SearchError> {
+            self.0.before_iteration(bound, nodes.saturating_mul(1_000_000).max(MIN_FORECAST), meter)
+        }
+
+        fn after_probe(&mut self, bound: u32, meter: &mut Meter<'_>) -> Result<(), SearchError> {
+            self.0.after_probe(bound, meter)
+        }
+    }
+
     #[test]
     fn a_path_shortened_ahead_ends_the_proof_before_its_last_iteration() {
         with_meter(|board, databases, meter| {
-            let (mut ahead, optimal) = ahead(board, databases, meter);
+            let (ahead, optimal) = ahead(board, databases, meter);
+            let mut ahead = Magnified(ahead);
             meter.settle_on_best();
             let heuristic = Heuristic::PatternDatabase;
             let proved = idastar::search_from(board, heuristic, Some(databases), Weight::ONE, 0, &mut ahead, meter);
             // Alone, IDA* would have found a path in its iteration at 38 and returned it.
             let skipped = Err(SearchError::BoundReached { bound: optimal as u32 });
             assert_eq!(proved, skipped, "the last iteration did not run");
-            let path = ahead.into_path();
+            let path = ahead.0.into_path();
             assert_eq!(path.len(), optimal);
             assert!(reaches_goal(board, &path));
         });

@@ -54,6 +54,11 @@ const BEAM_BYTES_PER_WIDTH: u64 = 1 << 10;
 /// many times the last one's time is left.
 const BEAM_GROWTH: f64 = 2.2;
 
+/// A beam twice as wide expands at most twice the boards a layer, over no more layers (the
+/// path it must beat only gets shorter): one starts only when this many times the last one's
+/// nodes are left, the nodes of its path's suffixes searched again included.
+const BEAM_NODES_GROWTH: f64 = 2.0;
+
 /// A beam may find a path this fraction (one in ten) longer than the best before its end is
 /// searched again.
 const BEAM_SLACK: usize = 10;
@@ -103,12 +108,12 @@ pub fn solve(
     if best.is_proven() {
         return Ok(best.found);
     }
-    let until = match (proof, meter.time_left()) {
-        (true, Some(left)) => Some(Instant::now() + left.mul_f64(IMPROVE_SHARE)),
-        _ => None,
+    let end = match (proof, meter.time_left()) {
+        (true, Some(left)) => TurnEnd::At(Instant::now() + left.mul_f64(IMPROVE_SHARE)),
+        _ => TurnEnd::Open,
     };
     let mut improvement = Improvement::new();
-    improvement.run(&mut best, databases, five, until, meter)?;
+    improvement.run(&mut best, databases, five, end, meter)?;
     if !proof || best.is_proven() || meter.time_is_up() {
         return Ok(best.found);
     }
@@ -129,7 +134,7 @@ pub fn solve(
             Err(SearchError::IterationOutOfReach { bound, .. }) => {
                 reached = bound;
                 meter.hold_bound(Some(bound));
-                improvement.run(&mut best, databases, five, None, meter)?;
+                improvement.run(&mut best, databases, five, TurnEnd::Open, meter)?;
                 if best.is_proven() || meter.time_is_up() {
                     break;
                 }
@@ -164,7 +169,7 @@ pub fn minimum(
         return Ok(Found::optimal(first.path));
     }
     meter.settle_on_best();
-    let mut ahead = Ahead::new(board, first, five, meter);
+    let mut ahead = Ahead::new(board, first, five);
     match optimal(meter, &mut ahead) {
         Err(SearchError::BoundReached { .. }) => Ok(Found::optimal(ahead.into_path())),
         searched => searched,
@@ -188,27 +193,41 @@ fn ends_improvement(error: &SearchError) -> bool {
 struct Improvement {
     /// The next 5×5 beam's width.
     beam: usize,
-    /// How long the last 5×5 beam took.
+    /// How long the last 5×5 beam took, and the nodes it expanded.
     last_beam: Duration,
+    last_beam_nodes: u64,
     /// The next windows' length.
     window: usize,
 }
 
+/// What ends a turn of the improvement side besides the search's own clock and node budget.
+#[derive(Clone, Copy, Debug)]
+enum TurnEnd {
+    /// Nothing else: the turn runs until nothing is left to try.
+    Open,
+    /// This instant: ANYTIME's share of the time before its proof.
+    At(Instant),
+    /// This many more expansions: MINIMUM's turns between IDA*'s iterations ([`ahead`]),
+    /// counted in work rather than time so that a board gets the same turns, and the same
+    /// answer in the same nodes, however busy the machine is.
+    After(u64),
+}
+
 impl Improvement {
     fn new() -> Improvement {
-        Improvement { beam: FIRST_BEAM, last_beam: Duration::ZERO, window: FIRST_WINDOW }
+        Improvement { beam: FIRST_BEAM, last_beam: Duration::ZERO, last_beam_nodes: 0, window: FIRST_WINDOW }
     }
 
-    /// One turn of the improvement side, until `until` (when `Some`) or the meter's clock: wider
-    /// beams on a 5×5 with its databases, stage beams on larger boards, then windows of the
-    /// path, until the clock ends it or no window shortens the path. Running out of time or
-    /// nodes ends the turn; only the caller's cancel is an error.
+    /// One turn of the improvement side, until `end` or the meter's own limits: wider beams on
+    /// a 5×5 with its databases, stage beams on larger boards, then windows of the path, until
+    /// a limit ends it or no window shortens the path. Running out of time or nodes ends the
+    /// turn; only the caller's cancel is an error.
     fn run(
         &mut self,
         best: &mut Best<'_>,
         databases: Option<&PatternDatabases>,
         five: Option<&PatternDatabases>,
-        until: Option<Instant>,
+        end: TurnEnd,
         meter: &mut Meter<'_>,
     ) -> Result<(), SearchError> {
         let mut improving = |meter: &mut Meter<'_>| {
@@ -220,9 +239,10 @@ impl Improvement {
             }
             self.windows(best, meter)
         };
-        let improved = match until {
-            Some(until) => meter.with_time_until(until, improving),
-            None => improving(meter),
+        let improved = match end {
+            TurnEnd::Open => improving(meter),
+            TurnEnd::At(until) => meter.with_time_until(until, improving),
+            TurnEnd::After(nodes) => meter.with_node_allowance(nodes, improving),
         };
         match improved {
             Err(error) if !ends_improvement(&error) => Err(error),
@@ -294,7 +314,7 @@ fn next_stage_width(width: usize, took: Duration, left: Option<Duration>) -> Opt
 
 impl Improvement {
     /// Beams of [`FIRST_BEAM`] boards a layer and then twice as wide each time, while the
-    /// memory budget holds one and the time left is likely to finish one.
+    /// memory budget holds one and the time and nodes left are likely to finish one.
     fn beams(
         &mut self,
         best: &mut Best<'_>,
@@ -303,10 +323,12 @@ impl Improvement {
     ) -> Result<(), SearchError> {
         let widest = usize::try_from(meter.max_memory_bytes() / BEAM_BYTES_PER_WIDTH).unwrap_or(usize::MAX);
         while self.beam <= widest && !best.is_done() {
-            if meter.time_left().is_some_and(|left| left < self.last_beam.mul_f64(BEAM_GROWTH)) {
+            if meter.time_left().is_some_and(|left| left < self.last_beam.mul_f64(BEAM_GROWTH))
+                || (meter.nodes_left() as f64) < self.last_beam_nodes as f64 * BEAM_NODES_GROWTH
+            {
                 break;
             }
-            let started = Instant::now();
+            let (started, before) = (Instant::now(), meter.expanded);
             // A beam's path is shortened by searching its end again, so one a little longer
             // than the best may still end shorter.
             let depth = best.moves() as usize + best.moves() as usize / BEAM_SLACK;
@@ -316,6 +338,7 @@ impl Improvement {
                 best.offer(constructive::shorten_suffixes(best.board, path, Some(databases), meter)?, meter)?;
             }
             self.last_beam = started.elapsed();
+            self.last_beam_nodes = meter.expanded - before;
             self.beam *= 2;
         }
         Ok(())

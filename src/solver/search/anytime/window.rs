@@ -108,7 +108,8 @@ fn window(
     // Two paths between the same boards differ in length by an even number of moves.
     match meter.with_node_allowance(WINDOW_NODES, |meter| search.shortest(moves.len() - 2, meter)) {
         Ok(found) => Ok(found),
-        Err(SearchError::NodeBudgetExhausted { .. }) => Ok(None),
+        // Only the window's own allowance gives up on the window; the pass's ends the pass.
+        Err(SearchError::NodeBudgetExhausted { .. }) if meter.nodes_left() > 0 => Ok(None),
         Err(error) => Err(error),
     }
 }
