@@ -101,7 +101,7 @@ struct Flags {
     /// Serve neither the browser page at / nor gRPC-Web: HTTP/2 gRPC only.
     #[arg(long)]
     no_web: bool,
-    /// Let pages served from ORIGIN (e.g. https://puzzles.example.org) call over gRPC-Web
+    /// Let pages served from ORIGIN (e.g. `https://puzzles.example.org`) call over gRPC-Web
     /// (CORS); repeatable. Without it, only the page this server serves can.
     #[arg(long, value_name = "ORIGIN", value_parser = parse_origin)]
     allow_origin: Vec<HeaderValue>,

@@ -1,6 +1,6 @@
 //! Access tokens: with [`AccessTokens`] in the server's config, every `SolverService` call
 //! must carry `authorization: Bearer <token>` with one of them, or it is answered
-//! UNAUTHENTICATED before the service sees it ([`RequireToken`]). Health and reflection are not
+//! UNAUTHENTICATED before the service sees it (`RequireToken`). Health and reflection are not
 //! wrapped, so load balancers and grpcurl's `list` work without one.
 //!
 //! Tokens are compared in constant time (`subtle`), against every token each time, so the time

@@ -1,4 +1,4 @@
-//! One accepted connection's I/O, holding it to its deadlines ([`Guarded`]), and what a
+//! One accepted connection's I/O, holding it to its deadlines (`Guarded`), and what a
 //! handler can learn of it ([`ConnectionInfo`], in every request's extensions).
 //!
 //! The deadlines live in the I/O because that is the one place that sees a connection from its
@@ -6,11 +6,11 @@
 //! fails with `TimedOut`, and hyper closes the connection. hyper always has a read pending on a
 //! server connection, so the timer that wakes it is the one place needed.
 //! - before the preface: [`ConnectionLimits::handshake_timeout`] from the accept covers the
-//!   TLS handshake (done in [`super::incoming`]) and the first 24 bytes, the HTTP/2 preface;
+//!   TLS handshake (done in `super::incoming`) and the first 24 bytes, the HTTP/2 preface;
 //! - while no call is in flight: [`ConnectionLimits::idle_timeout`] since the last one ended.
 //!   Bytes alone cannot tell: the keepalive PINGs keep an idle connection talking. So
-//!   [`CallsLayer`] counts the calls of each connection, from request to response body's end;
-//! - whatever it carries: the age and its grace ([`ConnectionLimits::hard_age`]).
+//!   `CallsLayer` counts the calls of each connection, from request to response body's end;
+//! - whatever it carries: the age and its grace (`ConnectionLimits::hard_age`).
 
 use std::future::Future;
 use std::io;

@@ -4,9 +4,9 @@
 //! of streams, and connections that never send a byte would be held until the file descriptors
 //! run out.
 //!
-//! The HTTP/2 settings go to tonic's builder ([`ConnectionLimits::configure`]); the connection
+//! The HTTP/2 settings go to tonic's builder (`ConnectionLimits::configure`); the connection
 //! cap, the handshake and idle timeouts and the hard end of an aged connection are kept by the
-//! accept loop and each connection's I/O ([`super::incoming`], [`super::connection`]).
+//! accept loop and each connection's I/O (`super::incoming`, [`super::connection`]).
 
 use std::io;
 use std::time::Duration;

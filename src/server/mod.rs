@@ -1,9 +1,9 @@
 //! The npuzzle gRPC server: [`run`] serves the [`SolverService`], `grpc.health.v1` and server
 //! reflection (v1 and v1alpha) on a listener until its shutdown future completes; on the same
-//! port, unless [`Config::web`] is off, gRPC-Web and the browser page ([`web`]). The server
+//! port, unless [`Config::web`] is off, gRPC-Web and the browser page (`web`). The server
 //! binary, the client's embedded mode and the tests all start it the same way.
 //!
-//! Shutdown is graceful: health turns NOT_SERVING, the listener closes ([`incoming`]: new
+//! Shutdown is graceful: health turns NOT_SERVING, the listener closes (`incoming`: new
 //! connections are refused from then on), running searches get [`Config::drain_timeout`] to
 //! finish, then every search is stopped (its caller
 //! gets UNAVAILABLE), and `run` returns once the connections have closed, or a short grace

@@ -277,11 +277,11 @@ impl<'a> Meter<'a> {
 
     /// `Err(`[`SearchError::IterationOutOfReach`]`)` when forecasts are on and an iteration of
     /// `nodes` nodes, whose threshold is `bound` (already proven), would not finish in the time
-    /// left. Without a clock, or before [`FORECAST_AFTER`] of measurement, every iteration is
+    /// left. Without a clock, or before `FORECAST_AFTER` of measurement, every iteration is
     /// in reach.
     ///
     /// So is the last iteration that can matter: the one whose threshold is within
-    /// [`LAST_GAP`] of the best length known. A sliding-tile path has its board's parity, so
+    /// `LAST_GAP` of the best length known. A sliding-tile path has its board's parity, so
     /// that iteration either finds a path of length `bound` (the optimum, proven at once) or
     /// proves the best path optimal. Nothing the improvement side could do with the time
     /// would find more, and only this iteration can prove it.

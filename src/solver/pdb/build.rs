@@ -18,7 +18,7 @@
 //! placement expanded with no region expanded before is at its least distance over the blank's
 //! cells, the exact additive-database value (Korf & Felner 2002), and its entry is written then,
 //! straight into the finished table, in rank order as the scan goes, in four bits (see
-//! [`entry`](super::entry)). On 5×5 each region's distance is written when it is expanded: the
+//! [`entry`]). On 5×5 each region's distance is written when it is expanded: the
 //! main region's at the direct index, a pocket's in the pocket part, with a flag on the main
 //! entry when a pocket comes first (see [`regions`](super::regions)). The search starts from the
 //! pattern's tiles home with the blank's region around its goal corner (which is the blank

@@ -28,7 +28,7 @@ pub fn manhattan(dimension: usize, goal: usize, cell: usize) -> u8 {
 }
 
 /// The entry for a placement `distance` pattern moves from home whose tiles are `manhattan`
-/// cells from home in all: half the excess, at most [`MAX_ENTRY`].
+/// cells from home in all: half the excess, at most `MAX_ENTRY`.
 #[inline]
 pub fn encode(distance: u8, manhattan: u8) -> u8 {
     ((distance - manhattan) / 2).min(MAX_ENTRY)

@@ -5,7 +5,7 @@
 //! for every placement of its tiles, the fewest moves *of those tiles* that bring them home, the
 //! other tiles being indistinct and the blank free to roam its region. A 4×4 table keeps the
 //! least over the blank's cells; a 5×5 table keeps one distance per region of the blank (the free
-//! cells it reaches without moving a pattern tile; see [`regions`](super::regions)), which is
+//! cells it reaches without moving a pattern tile; see [`regions`]), which is
 //! never less. Since only a pattern's own moves are counted, the tables of a partition add up to
 //! a lower bound. A slide moves one tile, so it changes one table's term only: for every other
 //! pattern the blank moves between two of its free cells side by side, inside one region. That
@@ -26,7 +26,7 @@
 //!
 //! Every term, direct or mirrored, is a *view*: a stored table, the tiles to read in the
 //! table's order, and the symmetry that maps a board cell to the cell the table is read at (see
-//! [`symmetry`](super::symmetry)). A 4×4 table is indexed by the dense rank of the cells, a 5×5
+//! [`symmetry`]). A 4×4 table is indexed by the dense rank of the cells, a 5×5
 //! table directly (see [`index`](super::index)). A direct index is a base-25 number whose
 //! digits are the view's cells, so the memo keeps each 5×5 view's index and a slide moves it by
 //! the moved tile's digit alone: a read is an add and a load (15 % more nodes a second on Korf
@@ -38,7 +38,7 @@
 //! are described in `file` and `build`.
 //!
 //! A 4×4 entry is half the pattern's moves beyond its tiles' Manhattan distance (see
-//! [`entry`](super::entry)). The patterns of a partition hold every tile, and a symmetry keeps
+//! [`entry`]). The patterns of a partition hold every tile, and a symmetry keeps
 //! each tile's distance to its goal, so both sums leave out the same amount, the board's
 //! Manhattan distance: a memo keeps it (one tile's change per move) and the bound is that
 //! distance plus twice the larger sum of entries. A 5×5 entry is the distance itself, and the

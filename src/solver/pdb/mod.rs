@@ -14,7 +14,7 @@
 //! - [`partition`]: which tiles form each pattern (4×4 or 5×5), and which have a table of their own.
 //! - `huge_pages`: huge pages for the build's large arrays and for resident tables.
 //! - `build`: the tables by breadth-first search over a pattern's abstract space.
-//! - [`file`]: the versioned, checksummed file image of one partition's tables, mapped.
+//! - [`file`](mod@file): the versioned, checksummed file image of one partition's tables, mapped.
 //! - `checked`: the record that a file passed its full check, so later loads skip it.
 //! - [`tables`]: where loaded tables live, mapped or resident ([`TableMemory`]).
 //! - [`lookup`]: the tables wrapped with their views, and the

@@ -2,7 +2,7 @@
 //! of their own, and how long each table is.
 //!
 //! A pattern that some symmetry of the goal maps onto a pattern listed before it is read from
-//! that pattern's table (see [`symmetry`](super::symmetry)), so Korf & Felner's 6-6-6-6 for 5×5
+//! that pattern's table (see [`symmetry`]), so Korf & Felner's 6-6-6-6 for 5×5
 //! holds two tables, not four, and the reflected bound needs none of its own.
 
 use super::entry::packed_len;

@@ -6,7 +6,7 @@
 //! with far fewer expansions than FIFO order.
 //!
 //! # Memory
-//! Every enqueued board is stored once, in the [`Arena`]; the closed set is a table of node
+//! Every enqueued board is stored once, in the `Arena`; the closed set is a table of node
 //! indices hashed by the state they point to, and the heap holds indices too. A node costs its
 //! state (8 bytes for N ≤ 4, 16 for N = 5, 2·N² beyond), a 12-byte link (parent, g, blank,
 //! move), a 16-byte heap entry and 5 bytes a bucket of the closed set, whose buckets are 1.1 to

@@ -7,14 +7,14 @@
 //!   size.
 //! - **Improvement** (a share of the time, [`IMPROVE_SHARE`], where a proof can follow; all of
 //!   it on boards larger than 5×5): on a 5×5 with its pattern databases, beam searches of
-//!   ever wider beams ([`beams`]); then, on every size, windows of the path searched again
-//!   ([`window`]), in passes with ever longer windows.
+//!   ever wider beams (`Improvement::beams`); then, on every size, windows of the path searched again
+//!   (`window`), in passes with ever longer windows.
 //! - **Proof** (4×4 and 5×5): IDA* with the strongest heuristic loaded; each iteration it
 //!   completes proves the next threshold. It finishes with an optimal path, or stops once its
 //!   bound reaches the best path's length, which is then proven shortest.
 //!
 //! Every shorter path is handed to [`Meter::improved`] as it is found (the windows' at most
-//! every [`REPORT_EVERY`]). Searches of other boards than the root prove nothing about the
+//! every `REPORT_EVERY`). Searches of other boards than the root prove nothing about the
 //! root, so the meter holds the root's bound while they run ([`Meter::hold_bound`]). Running
 //! out of time or nodes once a first solution is in hand is not an error here; the stop flag
 //! (the caller's cancel) still is.
@@ -151,7 +151,7 @@ pub fn solve(
 /// report then carries as the best known, then `optimal`, an IDA* that stops once its bound
 /// reaches the best length known, when that path is proven shortest and is the answer. On a 5×5
 /// with its pattern databases, ANYTIME's improvement takes turns between the iterations to
-/// shorten the path to the threshold after the next ([`ahead`]), so that the last iteration
+/// shorten the path to the threshold after the next (`ahead`), so that the last iteration
 /// need not run.
 pub fn minimum(
     board: &Board,

@@ -14,7 +14,7 @@ pub trait Interlude {
     /// lower one has failed, so no path is shorter), forecast to expand about `nodes` nodes,
     /// from the third iteration on. It may lower [`Meter::best_moves`] to the length of a path
     /// it holds: with [`Meter::settle_on_best`], the search then stops with
-    /// [`SearchError::BoundReached`](crate::solver::SearchError::BoundReached) as soon as its
+    /// [`SearchError::BoundReached`] as soon as its
     /// bound reaches that length, and the holder answers with the path. `Some(probe)` asks for
     /// the iteration to run first within `probe` nodes: if it neither ends nor fails within
     /// them, [`Interlude::after_probe`] runs, and then the iteration runs again from its start.
