@@ -207,6 +207,21 @@ impl<'a> Meter<'a> {
         result
     }
 
+    /// Runs `search` as [`Meter::with_node_allowance`] does, but with its allowance running out
+    /// as `Ok(None)`, so that the caller gives up on that one piece of work and goes on; the
+    /// search's own budget running out first is still the error, which ends the caller's work.
+    pub fn within_node_allowance<T>(
+        &mut self,
+        nodes: u64,
+        search: impl FnOnce(&mut Meter<'a>) -> Result<T, SearchError>,
+    ) -> Result<Option<T>, SearchError> {
+        let allowance_binds = self.expanded.saturating_add(nodes) < self.max_expanded;
+        match self.with_node_allowance(nodes, search) {
+            Err(SearchError::NodeBudgetExhausted { .. }) if allowance_binds => Ok(None),
+            result => result.map(Some),
+        }
+    }
+
     /// Runs `search` with the clock ending no later than `until`, so that one phase of a
     /// search can be given a share of its time; when it runs out, the error is
     /// [`SearchError::DeadlineExceeded`], and [`Meter::time_is_up`] tells whether the search's
@@ -371,6 +386,20 @@ mod tests {
         // An allowance never reaches past the search's own budget.
         let capped = meter.with_node_allowance(100, |meter| meter.expand(0, || 0));
         assert!(matches!(capped, Err(SearchError::NodeBudgetExhausted { limit: 10, .. })));
+    }
+
+    #[test]
+    fn within_an_allowance_only_the_searchs_own_budget_is_an_error() {
+        let options = Options { max_expanded_nodes: 10, ..Options::default() };
+        let plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::Manhattan };
+        let (mut progress, stop) = (NoProgress, Stop::new());
+        let mut meter = Meter::new(&options, plan, 3, &mut progress, &stop);
+        let five = |meter: &mut Meter<'_>| (0..5).try_for_each(|_| meter.expand(0, || 0));
+        assert_eq!(meter.within_node_allowance(2, five), Ok(None), "the allowance ran out");
+        assert_eq!(meter.within_node_allowance(5, five), Ok(Some(())), "the work fit");
+        // Eight nodes spent: an allowance of five reaches past the search's budget of ten.
+        let spent = meter.within_node_allowance(5, five);
+        assert!(matches!(spent, Err(SearchError::NodeBudgetExhausted { limit: 10, .. })), "{spent:?}");
     }
 
     #[test]

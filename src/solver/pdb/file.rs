@@ -22,9 +22,9 @@
 //! [`regions`](super::regions)), and version 1 files are rebuilt.
 //!
 //! A mapped file must not shrink while it is mapped: a read past its new end raises `SIGBUS`,
-//! which kills the process. npuzzle never writes a table file in place: [`write`](fn@write) makes a new
-//! file that the cache renames over the old name, so a process that maps the old file keeps the
-//! old inode, whole, until it unmaps it. Only another program truncating or rewriting the file in
+//! which kills the process. npuzzle never writes a table file in place: [`write`](fn@write)
+//! makes a new file that the cache renames over the old name, so a process that maps the old
+//! file keeps the old inode, whole, until it unmaps it. Only another program truncating or rewriting the file in
 //! place (`truncate`, `cp` onto it) can pull pages from under a mapping; a process that must
 //! survive even that loads its tables resident (see `tables`), a copy of its own.
 

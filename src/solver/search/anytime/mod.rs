@@ -7,8 +7,8 @@
 //!   size.
 //! - **Improvement** (a share of the time, [`IMPROVE_SHARE`], where a proof can follow; all of
 //!   it on boards larger than 5×5): on a 5×5 with its pattern databases, beam searches of
-//!   ever wider beams (`Improvement::beams`); then, on every size, windows of the path searched again
-//!   (`window`), in passes with ever longer windows.
+//!   ever wider beams (`Improvement::beams`); then, on every size, windows of the path
+//!   searched again (`window`), in passes with ever longer windows.
 //! - **Proof** (4×4 and 5×5): IDA* with the strongest heuristic loaded; each iteration it
 //!   completes proves the next threshold. It finishes with an optimal path, or stops once its
 //!   bound reaches the best path's length, which is then proven shortest.
@@ -201,7 +201,7 @@ struct Improvement {
 }
 
 /// What ends a turn of the improvement side besides the search's own clock and node budget.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 enum TurnEnd {
     /// Nothing else: the turn runs until nothing is left to try.
     Open,

@@ -106,12 +106,8 @@ fn window(
     }
     let mut search = BoxSearch::new(area.rows, area.cols, start);
     // Two paths between the same boards differ in length by an even number of moves.
-    match meter.with_node_allowance(WINDOW_NODES, |meter| search.shortest(moves.len() - 2, meter)) {
-        Ok(found) => Ok(found),
-        // Only the window's own allowance gives up on the window; the pass's ends the pass.
-        Err(SearchError::NodeBudgetExhausted { .. }) if meter.nodes_left() > 0 => Ok(None),
-        Err(error) => Err(error),
-    }
+    // The window's own allowance running out gives up on the window; the pass's ends the pass.
+    Ok(meter.within_node_allowance(WINDOW_NODES, |meter| search.shortest(moves.len() - 2, meter))?.flatten())
 }
 
 fn no_box() -> SearchError {

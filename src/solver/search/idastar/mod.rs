@@ -176,16 +176,15 @@ where
         let mut before = meter.expanded;
         if let Some(nodes) = probe {
             // The probe may stop deep in the tree: it runs on a copy of the root.
-            let budget = meter.nodes_left();
-            match meter.with_node_allowance(nodes, |meter| iterate(&mut puzzle.clone(), meter)) {
-                Err(SearchError::NodeBudgetExhausted { .. }) if nodes < budget => {
+            match meter.within_node_allowance(nodes, |meter| iterate(&mut puzzle.clone(), meter))? {
+                None => {
                     known.interlude.after_probe(proven, meter)?;
                     if meter.settled(proven) {
                         return Err(SearchError::BoundReached { bound: proven });
                     }
                     before = meter.expanded;
                 }
-                ended => probed = Some(ended?),
+                ended => probed = ended,
             }
         }
         let outcome = match probed {
