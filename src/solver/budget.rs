@@ -371,12 +371,13 @@ mod tests {
     use super::*;
     use crate::solver::{Algorithm, Heuristic, NoProgress};
 
+    const PLAN: Plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::Manhattan };
+
     #[test]
     fn a_node_allowance_ends_only_the_refinement() {
         let options = Options { max_expanded_nodes: 10, ..Options::default() };
-        let plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::Manhattan };
         let (mut progress, stop) = (NoProgress, Stop::new());
-        let mut meter = Meter::new(&options, plan, 3, &mut progress, &stop);
+        let mut meter = Meter::new(&options, PLAN, 3, &mut progress, &stop);
         meter.expand(0, || 0).expect("within the budget");
         let spent = meter.with_node_allowance(2, |meter| (0..5).try_for_each(|_| meter.expand(0, || 0)));
         assert!(matches!(spent, Err(SearchError::NodeBudgetExhausted { limit: 3, expanded: 3, .. })), "{spent:?}");
@@ -391,9 +392,8 @@ mod tests {
     #[test]
     fn within_an_allowance_only_the_searchs_own_budget_is_an_error() {
         let options = Options { max_expanded_nodes: 10, ..Options::default() };
-        let plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::Manhattan };
         let (mut progress, stop) = (NoProgress, Stop::new());
-        let mut meter = Meter::new(&options, plan, 3, &mut progress, &stop);
+        let mut meter = Meter::new(&options, PLAN, 3, &mut progress, &stop);
         let five = |meter: &mut Meter<'_>| (0..5).try_for_each(|_| meter.expand(0, || 0));
         assert_eq!(meter.within_node_allowance(2, five), Ok(None), "the allowance ran out");
         assert_eq!(meter.within_node_allowance(5, five), Ok(Some(())), "the work fit");
@@ -405,9 +405,8 @@ mod tests {
     #[test]
     fn only_the_roots_search_settles_on_the_best_known() {
         let options = Options::default();
-        let plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::Manhattan };
         let (mut progress, stop) = (NoProgress, Stop::new());
-        let mut meter = Meter::new(&options, plan, 5, &mut progress, &stop);
+        let mut meter = Meter::new(&options, PLAN, 5, &mut progress, &stop);
         meter.best_moves = 40;
         assert!(!meter.settled(40), "not before settle_on_best");
         meter.settle_on_best();
@@ -438,9 +437,8 @@ mod tests {
     #[test]
     fn a_forecast_iteration_past_the_time_left_is_out_of_reach() {
         let options = Options { max_search_time: Some(Duration::from_secs(60)), ..Options::default() };
-        let plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::Manhattan };
         let (mut progress, stop) = (NoProgress, Stop::new());
-        let mut meter = Meter::new(&options, plan, 3, &mut progress, &stop);
+        let mut meter = Meter::new(&options, PLAN, 3, &mut progress, &stop);
         let huge = u64::MAX / 2;
         assert!(meter.iteration_in_reach(40, huge).is_ok(), "no forecast before it is turned on");
         meter.forecast_iterations(true);
