@@ -26,7 +26,8 @@
 //! the last, and a turn before it is a gamble: the iteration may meet a shortest path at once.
 //! So it first runs as a probe, [`PROBE`] of its forecast nodes: most last iterations that meet
 //! a path early meet it there. Only if the probe ends nothing does a turn run, aiming at the
-//! bound itself, and then the iteration runs from its start (the probe's nodes spent again).
+//! bound itself, of [`LAST_SHARE`] of the forecast (a path found then saves the whole
+//! iteration), and then the iteration runs from its start (the probe's nodes spent again).
 //! A turn aimed at the bound without the probe solved DeepCubeA's #143 (45 s, unsolved at 60 s
 //! before) but lost more elsewhere, #156 taking 35.7 s against 19.5 s.
 //!
@@ -52,6 +53,13 @@ pub const SHARE: f64 = 0.05;
 /// The share of an iteration's forecast nodes that its probe takes, before the one iteration
 /// that may be the last: when the best path is as long as the threshold after it.
 pub const PROBE: f64 = 0.03;
+
+/// The most the turn after a probe that ended nothing expands, as a share of the iteration's
+/// forecast nodes: twice [`SHARE`]. That iteration is then likely the last, and it runs from its
+/// start until it meets a path, so a path of its bound found first saves the most. On
+/// DeepCubeA's #437 a turn of this share found the 80-move optimum (53.8 s in all), where one of
+/// [`SHARE`] stopped at 82 and the last iteration ran (83.7 s).
+pub const LAST_SHARE: f64 = 0.10;
 
 /// A turn runs only before an iteration forecast to expand at least this many nodes (about ten
 /// seconds on two cores): on a board whose iterations are smaller, a last iteration skipped
@@ -108,30 +116,24 @@ impl Interlude for Ahead<'_> {
             self.probed = Some(nodes);
             return Ok(Some((nodes as f64 * PROBE) as u64));
         }
-        self.turn_holding(bound, target, nodes, meter).map(|()| None)
+        self.turn_holding(bound, target, (nodes as f64 * SHARE) as u64, meter).map(|()| None)
     }
 
     fn after_probe(&mut self, bound: u32, meter: &mut Meter<'_>) -> Result<(), SearchError> {
         match self.probed.take() {
-            Some(forecast) => self.turn_holding(bound, bound, forecast, meter),
+            Some(forecast) => self.turn_holding(bound, bound, (forecast as f64 * LAST_SHARE) as u64, meter),
             None => Ok(()),
         }
     }
 }
 
 impl Ahead<'_> {
-    /// A turn aiming at `target` before the iteration at `bound` forecast to expand `forecast`
-    /// nodes, of at most [`SHARE`] of them. The improvement searches other boards than the
-    /// root, which prove nothing about it: reports keep the bound meanwhile.
-    fn turn_holding(
-        &mut self,
-        bound: u32,
-        target: u32,
-        forecast: u64,
-        meter: &mut Meter<'_>,
-    ) -> Result<(), SearchError> {
+    /// A turn aiming at `target` before the iteration at `bound`, of at most `nodes`. The
+    /// improvement searches other boards than the root, which prove nothing about it: reports
+    /// keep the bound meanwhile.
+    fn turn_holding(&mut self, bound: u32, target: u32, nodes: u64, meter: &mut Meter<'_>) -> Result<(), SearchError> {
         meter.hold_bound(Some(bound));
-        let turn = self.turn(target, (forecast as f64 * SHARE) as u64, meter);
+        let turn = self.turn(target, nodes, meter);
         meter.hold_bound(None);
         turn
     }
@@ -264,6 +266,26 @@ mod tests {
             // A second call finds no probe pending.
             ahead.after_probe(48, meter).expect("runs");
             assert_eq!(ahead.best.moves(), moves);
+        });
+    }
+
+    #[test]
+    fn the_turn_after_a_probe_takes_the_last_share_of_the_forecast() {
+        // A forecast whose turn after the probe may expand 2 M nodes, aiming under the optimum
+        // (38) so that only the allowance ends it.
+        let forecast = (2_000_000.0 / LAST_SHARE) as u64;
+        with_meter(|board, databases, meter| {
+            let (mut ahead, _) = ahead(board, databases, meter);
+            ahead.probed = Some(forecast);
+            let before = meter.expanded;
+            ahead.after_probe(30, meter).expect("the allowance only ends the turn");
+            let spent = meter.expanded - before;
+            let (share, last) = ((forecast as f64 * SHARE) as u64, (forecast as f64 * LAST_SHARE) as u64);
+            assert!(
+                spent > share + FIRST_BEAM as u64 && spent <= last + FIRST_BEAM as u64,
+                "{spent} nodes, {share} to {last}"
+            );
+            assert!(reaches_goal(board, &ahead.into_path()));
         });
     }
 
