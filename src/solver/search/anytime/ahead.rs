@@ -114,14 +114,14 @@ impl Interlude for Ahead<'_> {
         if self.best.moves() == target {
             // This may be the last iteration: a probe first, and a turn only if it ends nothing.
             self.probed = Some(nodes);
-            return Ok(Some((nodes as f64 * PROBE) as u64));
+            return Ok(Some(share_of(nodes, PROBE)));
         }
-        self.turn_holding(bound, target, (nodes as f64 * SHARE) as u64, meter).map(|()| None)
+        self.turn_holding(bound, target, share_of(nodes, SHARE), meter).map(|()| None)
     }
 
     fn after_probe(&mut self, bound: u32, meter: &mut Meter<'_>) -> Result<(), SearchError> {
         match self.probed.take() {
-            Some(forecast) => self.turn_holding(bound, bound, (forecast as f64 * LAST_SHARE) as u64, meter),
+            Some(forecast) => self.turn_holding(bound, bound, share_of(forecast, LAST_SHARE), meter),
             None => Ok(()),
         }
     }
@@ -137,6 +137,11 @@ impl Ahead<'_> {
         meter.hold_bound(None);
         turn
     }
+}
+
+/// `share` of `nodes`: a probe's or a turn's allowance from an iteration's forecast.
+fn share_of(nodes: u64, share: f64) -> u64 {
+    (nodes as f64 * share) as u64
 }
 
 #[cfg(test)]
@@ -256,7 +261,7 @@ mod tests {
             let expanded = meter.expanded;
             // The path (50 moves) is as long as the threshold after 48: no turn yet, a probe.
             let probe = ahead.before_iteration(48, 1 << 40, meter).expect("runs");
-            assert_eq!(probe, Some(((1u64 << 40) as f64 * PROBE) as u64));
+            assert_eq!(probe, Some(share_of(1 << 40, PROBE)));
             assert_eq!((meter.expanded, ahead.best.moves()), (expanded, 50), "no turn before the probe");
             // The probe ended nothing: the turn aims at the bound itself.
             ahead.after_probe(48, meter).expect("runs");
@@ -280,7 +285,7 @@ mod tests {
             let before = meter.expanded;
             ahead.after_probe(30, meter).expect("the allowance only ends the turn");
             let spent = meter.expanded - before;
-            let (share, last) = ((forecast as f64 * SHARE) as u64, (forecast as f64 * LAST_SHARE) as u64);
+            let (share, last) = (share_of(forecast, SHARE), share_of(forecast, LAST_SHARE));
             assert!(
                 spent > share + FIRST_BEAM as u64 && spent <= last + FIRST_BEAM as u64,
                 "{spent} nodes, {share} to {last}"
