@@ -53,9 +53,10 @@ fn bound(databases: &PatternDatabases, tiles: &[u16]) -> u32 {
 fn symmetric_patterns_share_tables() {
     let databases = small_databases();
     // {1, 2, 3} and {21, 22, 23} are one row mirrored top to bottom, and so on: fewer tables than
-    // patterns, every one of them 25³ main entries and 112 pockets of 3! orderings.
+    // patterns, every one of them 25³ main entries of four bits and 112 pockets of 3! orderings,
+    // a byte each.
     let stored = databases.tables().len();
-    let len = 25 * 25 * 25 + 112 * 6;
+    let len = (25 * 25 * 25usize).div_ceil(2) + 112 * 6;
     assert!(stored < small_patterns().len(), "{stored} tables");
     assert!(databases.tables().iter().all(|table| table.len() == len));
     assert_eq!(databases.partition().table_bytes(), stored * len);
@@ -164,8 +165,8 @@ fn a_five_by_five_file_round_trips_and_is_rebuilt_when_corrupt_or_foreign() {
     let built = PatternDatabases::load_or_build_partition(&dir, &partition).expect("built");
     let path = dir.join(file_name(&partition));
     assert!(file_name(&partition).starts_with("pdb-5x5-3-3-3-3-3-3-3-3-"));
-    // Version 2: a distance per region of the blank.
-    assert!(file_name(&partition).ends_with("-v2.bin"), "{}", file_name(&partition));
+    // Version 3: four bits per region of the blank.
+    assert!(file_name(&partition).ends_with("-v3.bin"), "{}", file_name(&partition));
     assert_eq!(PatternDatabases::load(&path, &partition).expect("loads"), *built);
 
     let mut bytes = std::fs::read(&path).expect("the file");
@@ -187,7 +188,7 @@ fn the_built_in_five_by_five_partition_is_korf_and_felners() {
     let korf: Partition = "6-6-6-6".parse().expect("a built-in partition");
     assert_eq!(korf.dimension(), 5);
     assert_eq!(korf.stored().count(), 2, "two tables serve the four patterns");
-    assert_eq!(korf.table_bytes(), 2 * (25usize.pow(6) + 53_496_000));
+    assert_eq!(korf.table_bytes(), 2 * (25usize.pow(6).div_ceil(2) + 53_496_000));
     assert!(Partition::for_dimension(5, vec![(1..=12).collect(), (13..=24).collect()]).is_err(), "too big");
     let goal = Board::goal(5).expect("the goal");
     let tables_free = Options { pattern_databases: Vec::new(), ..Options::default() };

@@ -162,18 +162,24 @@ impl Grid for Four {
         if !expanded.first {
             return;
         }
-        let manhattan = cells
-            .iter()
-            .zip(goals)
-            .map(|(&cell, &goal)| entry::manhattan(Self::DIMENSION, usize::from(goal), usize::from(cell)))
-            .sum();
+        let manhattan = manhattan::<Self>(cells, goals);
         let (byte, shift) = entry::position(rank);
-        table[byte].fetch_or(entry::encode(depth, manhattan) << shift, Ordering::Relaxed);
+        table[byte].fetch_or(entry::encode(depth, manhattan, entry::MAX_ENTRY) << shift, Ordering::Relaxed);
     }
 }
 
-/// The 5×5 board: zero-aware byte tables, the main region's distance at the direct index and
-/// the pockets' after them (see [`regions`](super::regions)).
+/// The pattern tiles' Manhattan distance, when they stand on `cells` and their goals are `goals`.
+#[inline]
+fn manhattan<G: Grid>(cells: &[u8], goals: &[u8]) -> u8 {
+    cells
+        .iter()
+        .zip(goals)
+        .map(|(&cell, &goal)| entry::manhattan(G::DIMENSION, usize::from(goal), usize::from(cell)))
+        .sum()
+}
+
+/// The 5×5 board: zero-aware tables, the main region's entry at the direct index and the
+/// pockets' after them (see [`regions`](super::regions)).
 struct Five;
 
 impl Grid for Five {
@@ -187,7 +193,7 @@ impl Grid for Five {
     /// The main region's distance when it is expanded; a pocket's when it is, and the flag on
     /// the main entry when a pocket is expanded before the main region (it is nearer the goal).
     #[inline]
-    fn record(table: &[AtomicU8], _: usize, cells: &[u8], _: &[u8], depth: u8, expanded: Expanded) {
+    fn record(table: &[AtomicU8], _: usize, cells: &[u8], goals: &[u8], depth: u8, expanded: Expanded) {
         let mut placement = [0usize; 8];
         for (slot, &cell) in placement.iter_mut().zip(cells) {
             *slot = usize::from(cell);
@@ -195,16 +201,18 @@ impl Grid for Five {
         let placement = &placement[..cells.len()];
         let regions = Regions::of(cells.len());
         let (set, main) = regions.main_of(placement);
-        let main_entry = &table[direct25(placement.iter().copied())];
-        let distance = depth.min(!FLAG);
+        let manhattan = manhattan::<Self>(cells, goals);
+        let (byte, shift) = entry::position(direct25(placement.iter().copied()));
+        let main_entry = &table[byte];
         if expanded.now & main != 0 {
-            main_entry.fetch_or(distance, Ordering::Relaxed);
+            main_entry.fetch_or(entry::encode(depth, manhattan, entry::MAX_FIVE_ENTRY) << shift, Ordering::Relaxed);
         }
         for (pocket, first) in regions.pockets_of(set) {
             if expanded.now & pocket != 0 {
-                table[regions.main_len() + first + ordering(placement)].store(distance, Ordering::Relaxed);
+                let excess = entry::encode(depth, manhattan, u8::MAX);
+                table[regions.main_len() + first + ordering(placement)].store(excess, Ordering::Relaxed);
                 if (expanded.now | expanded.before) & main == 0 {
-                    main_entry.fetch_or(FLAG, Ordering::Relaxed);
+                    main_entry.fetch_or(FLAG << shift, Ordering::Relaxed);
                 }
             }
         }
@@ -729,6 +737,12 @@ mod tests {
         distance
     }
 
+    /// The pattern's Manhattan distance at the placement `cells`.
+    fn manhattan_at<G: Grid>(cells: &[u8], pattern: &[u8]) -> u8 {
+        let goals: Vec<u8> = pattern.iter().map(|&tile| tile - 1).collect();
+        manhattan::<G>(cells, &goals)
+    }
+
     /// The distances a finished table of `pattern` on the board `G` stands for, by dense rank:
     /// four-bit excesses over Manhattan (4×4), or the least over the blank's regions (5×5).
     fn decoded<G: Grid>(table: &[u8], pattern: &[u8]) -> Vec<u8> {
@@ -736,13 +750,9 @@ mod tests {
         (0..placements(G::CELLS, k))
             .map(|rank| {
                 let cells = unrank(rank, k, G::CELLS);
-                if G::DIMENSION == 4 {
-                    let manhattan: u8 = cells[..k]
-                        .iter()
-                        .zip(pattern)
-                        .map(|(&cell, &tile)| entry::manhattan(4, usize::from(tile) - 1, usize::from(cell)))
-                        .sum();
-                    manhattan + 2 * entry::read(table, rank)
+                let manhattan = manhattan_at::<G>(&cells[..k], pattern);
+                let excess = if G::DIMENSION == 4 {
+                    entry::read(table, rank)
                 } else {
                     // The least over the blank's cells, each read as a search reads it.
                     let cells: Vec<usize> = cells[..k].iter().map(|&cell| usize::from(cell)).collect();
@@ -751,7 +761,8 @@ mod tests {
                         .map(|blank| regions::read(table, &cells, blank))
                         .min()
                         .unwrap_or(0)
-                }
+                };
+                entry::distance(excess, manhattan)
             })
             .collect()
     }
@@ -835,7 +846,9 @@ mod tests {
         let free_cells = G::CELLS - k;
         let mut pockets = 0;
         for rank in 0..placements(G::CELLS, k) {
-            let cells: Vec<usize> = unrank(rank, k, G::CELLS)[..k].iter().map(|&cell| usize::from(cell)).collect();
+            let placement = unrank(rank, k, G::CELLS);
+            let manhattan = manhattan_at::<G>(&placement[..k], pattern);
+            let cells: Vec<usize> = placement[..k].iter().map(|&cell| usize::from(cell)).collect();
             let used = cells.iter().fold(0u32, |used, &cell| used | 1 << cell);
             let blanks: Vec<usize> = (0..G::CELLS).filter(|&cell| used >> cell & 1 == 0).collect();
             let distance =
@@ -844,7 +857,7 @@ mod tests {
             let main_distance = distance(main.trailing_zeros() as usize);
             let flagged = blanks.iter().any(|&blank| main >> blank & 1 == 0 && distance(blank) < main_distance);
             for &blank in &blanks {
-                let read = regions::read(table, &cells, blank);
+                let read = entry::distance(regions::read(table, &cells, blank), manhattan);
                 let in_main = main >> blank & 1 != 0;
                 let expected = if in_main || flagged { distance(blank) } else { main_distance };
                 assert_eq!(read, expected, "{pattern:?} at {cells:?}, blank on {blank}");

@@ -47,7 +47,7 @@ use super::build as pdb_build;
 use super::checked;
 use super::error::PdbError;
 use super::file::{self as pdb_file, format_version};
-use super::lock::BuildLock;
+use super::lock::{BuildLock, lock_path};
 use super::lookup::PatternDatabases;
 use super::partition::Partition;
 use super::tables::{TableMemory, Tables};
@@ -72,14 +72,34 @@ pub fn cache_dir(chosen: Option<&Path>) -> Result<PathBuf, PdbError> {
 /// The file name for `partition`, which names the pattern sizes, a digest of their tiles and the
 /// format version, so different partitions and versions never share a file.
 pub fn file_name(partition: &Partition) -> String {
+    versioned_file_name(partition, format_version(partition.dimension()))
+}
+
+/// [`file_name`] in format `version`.
+fn versioned_file_name(partition: &Partition, version: u32) -> String {
     let digest = partition
         .patterns()
         .iter()
         .flat_map(|pattern| pattern.iter().copied().chain([0]))
         .fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3));
     let side = partition.dimension();
-    let version = format_version(side);
     format!("pdb-{side}x{side}-{}-{:08x}-v{version}.bin", partition.sizes(), digest as u32)
+}
+
+/// Removes what older format versions left in `dir` for `partition` (their files, check records
+/// and locks), once this version's file is saved: nothing reads them any more, and a 5×5 file
+/// takes a gigabyte. A process that still maps one keeps its pages until it unmaps it.
+fn remove_older_versions(dir: &Path, partition: &Partition) {
+    for version in 1..format_version(partition.dimension()) {
+        let old = dir.join(versioned_file_name(partition, version));
+        for path in [checked::record_path(&old), lock_path(&old), old] {
+            match fs::remove_file(&path) {
+                Ok(()) => tracing::info!(path = %path.display(), "removed a file of an older table format"),
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+                Err(error) => tracing::warn!(%error, path = %path.display(), "cannot remove an older table file"),
+            }
+        }
+    }
 }
 
 impl PatternDatabases {
@@ -191,6 +211,9 @@ fn obtain(
     tracing::info!(path = %path.display(), partition = %partition.sizes(), "building pattern databases");
     let databases = PatternDatabases::build(partition)?;
     let saved = databases.save(&path);
+    if saved.is_ok() {
+        remove_older_versions(dir, partition);
+    }
     Ok((databases, saved))
 }
 
@@ -432,6 +455,27 @@ mod tests {
         assert_eq!(held(&slot).as_deref(), Some("5-5-5"));
         slot.fill(Arc::new(PatternDatabases::build(&tiny()).expect("tiny tables")));
         assert_eq!(held(&slot).as_deref(), Some("5-5-5"), "a weaker fill replaced stronger tables");
+    }
+
+    #[test]
+    fn a_build_removes_what_older_versions_left_for_its_partition() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let five =
+            Partition::for_dimension(5, (0..8u8).map(|first| (3 * first + 1..=3 * first + 3).collect()).collect())
+                .expect("a 5x5 partition");
+        assert_eq!(format_version(5), 3);
+        let older: Vec<PathBuf> = (1..3).map(|version| dir.path().join(versioned_file_name(&five, version))).collect();
+        let other = dir.path().join(versioned_file_name(&small(), 1));
+        for path in older.iter().chain([&other]) {
+            fs::write(path, b"old").expect("written");
+            fs::write(checked::record_path(path), b"old").expect("written");
+        }
+        PatternDatabases::load_or_build_partition(dir.path(), &five).expect("built");
+        assert!(dir.path().join(file_name(&five)).is_file());
+        for path in &older {
+            assert!(!path.exists() && !checked::record_path(path).exists(), "{} is left", path.display());
+        }
+        assert!(other.is_file(), "another partition's file is not this build's to remove");
     }
 
     #[test]

@@ -6,10 +6,10 @@
 //! | bytes | content |
 //! |---|---|
 //! | 8 | magic `NPZLPDB\0` |
-//! | 4 | format version ([`format_version`]: 2 on 4×4, 2 on 5×5) |
+//! | 4 | format version ([`format_version`]: 2 on 4×4, 3 on 5×5) |
 //! | 4 | board dimension (4 or 5) |
 //! | 1 + Σ(1 + k) | the partition: pattern count, then each pattern's size and tiles |
-//! | Σ table length | the stored tables (see `Partition::stored`), in the partition's order: on 4×4, 16!/(16-k)! entries of four bits, two a byte, low nibble first (see [`entry`](super::entry)); on 5×5, 25^k entries of a byte, then the pockets' entries (see [`regions`](super::regions)) |
+//! | Σ table length | the stored tables (see `Partition::stored`), in the partition's order: on 4×4, 16!/(16-k)! entries of four bits, two a byte, low nibble first (see [`entry`](super::entry)); on 5×5, 25^k entries of four bits likewise, then the pockets' entries of a byte (see [`regions`](super::regions)) |
 //! | 8 | checksum of everything before it ([`Checksum`]) |
 //!
 //! [`open`] checks every field the caller expects and the file's size, and maps the file; it
@@ -19,7 +19,8 @@
 //! `checked`). Version 1 of the 4×4 files held a byte per entry, the distance itself; such a
 //! file is refused as old and rebuilt. Version 1 of the 5×5 files held one distance per
 //! placement, the least over the blank's regions; version 2 holds one per region (see
-//! [`regions`](super::regions)), and version 1 files are rebuilt.
+//! [`regions`](super::regions)), a byte each, and version 3 the same in four bits (see
+//! [`entry`](super::entry)); older files are rebuilt.
 //!
 //! A mapped file must not shrink while it is mapped: a read past its new end raises `SIGBUS`,
 //! which kills the process. npuzzle never writes a table file in place: [`write`](fn@write)
@@ -40,10 +41,10 @@ use super::huge_pages;
 use super::partition::{Partition, table_len};
 
 /// The format version of the files of `dimension`² boards, bumped whenever the layout or the
-/// meaning of their tables changes, so old files are rebuilt: 2 on 4×4 (four-bit entries), 2 on
-/// 5×5 (a distance per region of the blank).
-pub fn format_version(_dimension: usize) -> u32 {
-    2
+/// meaning of their tables changes, so old files are rebuilt: 2 on 4×4 (four-bit entries), 3 on
+/// 5×5 (four-bit entries, one per region of the blank).
+pub fn format_version(dimension: usize) -> u32 {
+    if dimension == 4 { 2 } else { 3 }
 }
 
 const MAGIC: [u8; 8] = *b"NPZLPDB\0";

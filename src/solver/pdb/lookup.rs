@@ -37,12 +37,11 @@
 //! eight cells (a quarter fewer instructions a node on Korf's 100). The files and the build
 //! are described in `file` and `build`.
 //!
-//! A 4×4 entry is half the pattern's moves beyond its tiles' Manhattan distance (see
-//! [`entry`]). The patterns of a partition hold every tile, and a symmetry keeps
-//! each tile's distance to its goal, so both sums leave out the same amount, the board's
-//! Manhattan distance: a memo keeps it (one tile's change per move) and the bound is that
-//! distance plus twice the larger sum of entries. A 5×5 entry is the distance itself, and the
-//! bound is the larger sum.
+//! An entry is half the pattern's moves beyond its tiles' Manhattan distance (see [`entry`]).
+//! The patterns of a partition hold every tile, and a symmetry keeps each tile's distance to
+//! its goal, so every sum leaves out the same amount, the board's Manhattan distance: a memo
+//! keeps it (one tile's change per move) and the bound is that distance plus twice the largest
+//! sum of entries.
 
 use std::fmt;
 
@@ -211,7 +210,7 @@ pub(crate) use with_heuristic;
 pub enum TableHeuristic<'a> {
     /// 4×4: tables indexed by dense rank, four bits an entry.
     Ranked(PatternHeuristic<'a, false>),
-    /// 5×5: tables indexed directly, a byte an entry, a distance per region of the blank.
+    /// 5×5: tables indexed directly, four bits an entry, one per region of the blank.
     Direct(PatternHeuristic<'a, true>),
 }
 
@@ -247,8 +246,8 @@ impl Estimator for TableHeuristic<'_> {
 
 /// Additive pattern databases maxed with their reflection (and, for a catalogue, with the other
 /// groups' sums), as an [`Estimator`] for the boards of their dimension. `DIRECT`: whether the
-/// tables are indexed directly with byte entries (5×5) rather than by dense rank with four-bit
-/// entries (4×4).
+/// tables are indexed directly, with a distance per region of the blank (5×5), rather than by
+/// dense rank (4×4).
 #[derive(Debug, Clone)]
 pub struct PatternHeuristic<'a, const DIRECT: bool> {
     /// Each view's table, held here so a lookup reaches it in one step.
@@ -270,7 +269,7 @@ pub struct PatternHeuristic<'a, const DIRECT: bool> {
     /// On 4×4, for each view, the board cell read at each table cell: its cell map's inverse.
     board_cells: [CellMap; 2 * MAX_PATTERNS],
     /// The part of the bound the entries leave out, per tile and cell: the tile's Manhattan
-    /// distance on 4×4, nothing on 5×5.
+    /// distance.
     base: [[u8; MAX_CELLS]; MAX_CELLS],
 }
 
@@ -284,15 +283,11 @@ pub struct PatternMemo {
     indices: [u32; 2 * MAX_PATTERNS],
     /// The sum of entries on each side (see [`PatternHeuristic::sides`]).
     sums: [u32; MAX_SIDES],
-    /// The board's Manhattan distance on 4×4, 0 on 5×5.
+    /// The board's Manhattan distance.
     base: u32,
 }
 
 impl<'a, const DIRECT: bool> PatternHeuristic<'a, DIRECT> {
-    /// How far a sum of entries is shifted left to count moves: 1 on 4×4 (an entry counts pairs
-    /// of moves), 0 on 5×5.
-    const SHIFT: u32 = if DIRECT { 0 } else { 1 };
-
     fn new(databases: &'a PatternDatabases) -> PatternHeuristic<'a, DIRECT> {
         let mut views_of_tile = [[0u8; MAX_SIDES]; MAX_CELLS];
         let mut steps = [[[0u32; STEPS]; MAX_SIDES]; MAX_CELLS];
@@ -322,18 +317,16 @@ impl<'a, const DIRECT: bool> PatternHeuristic<'a, DIRECT> {
         }
         let sides = 2 * databases.partition.groups().count();
         let mut base = [[0u8; MAX_CELLS]; MAX_CELLS];
-        if !DIRECT {
-            for (tile, distances) in base.iter_mut().enumerate().take(dimension * dimension).skip(1) {
-                for (cell, distance) in distances.iter_mut().enumerate().take(dimension * dimension) {
-                    *distance = entry::manhattan(dimension, tile - 1, cell);
-                }
+        for (tile, distances) in base.iter_mut().enumerate().take(dimension * dimension).skip(1) {
+            for (cell, distance) in distances.iter_mut().enumerate().take(dimension * dimension) {
+                *distance = entry::manhattan(dimension, tile - 1, cell);
             }
         }
         PatternHeuristic { tables, views: &databases.views, views_of_tile, sides, steps, ranks, board_cells, base }
     }
 
-    /// Where `view`'s entry for `cells` is in its table: a byte's index on 5×5 (in its main
-    /// part), an entry's on 4×4.
+    /// Where `view`'s entry for `cells` is in its table: its index among the entries (of the
+    /// main part, on 5×5).
     #[inline]
     fn index(&self, view: usize, cells: &[u8; MAX_CELLS]) -> usize {
         let placement = self.views[view].placement(cells);
@@ -344,12 +337,8 @@ impl<'a, const DIRECT: bool> PatternHeuristic<'a, DIRECT> {
     /// 5×5, the pocket's entry when the main one is flagged and the blank is in a pocket.
     #[inline(always)]
     fn entry(&self, view: usize, index: usize, cells: &[u8; MAX_CELLS]) -> u8 {
-        let table = self.tables[view];
-        if !DIRECT {
-            return entry::read(table, index);
-        }
-        let value = table[index];
-        if value & regions::FLAG == 0 { value } else { self.pocket(view, cells, value) }
+        let value = entry::read(self.tables[view], index);
+        if !DIRECT || value & regions::FLAG == 0 { value } else { self.pocket(view, cells, value) }
     }
 
     /// [`PatternHeuristic::entry`] for the flagged 5×5 entry `value`: the pocket's entry when
@@ -368,7 +357,7 @@ impl<'a, const DIRECT: bool> PatternHeuristic<'a, DIRECT> {
     /// The bound of `memo` on one side.
     #[inline]
     fn side(&self, memo: &PatternMemo, side: usize) -> u32 {
-        memo.base + (memo.sums[side] << Self::SHIFT)
+        memo.base + 2 * memo.sums[side]
     }
 }
 
@@ -399,7 +388,7 @@ impl<const DIRECT: bool> Estimator for PatternHeuristic<'_, DIRECT> {
 
     #[inline]
     fn value(&self, memo: &PatternMemo) -> u32 {
-        memo.base + (memo.sums[..self.sides].iter().copied().max().unwrap_or(0) << Self::SHIFT)
+        memo.base + 2 * memo.sums[..self.sides].iter().copied().max().unwrap_or(0)
     }
 
     #[inline]
@@ -418,12 +407,12 @@ impl<const DIRECT: bool> Estimator for PatternHeuristic<'_, DIRECT> {
     fn prefetch(&self, memo: &PatternMemo, tiles: &[u16], tile: u16, from: usize, to: usize) {
         let tile = usize::from(tile);
         let view = usize::from(self.views_of_tile[tile][0]);
-        if DIRECT {
-            self.prefetch_entry(view, self.stepped(memo, view, tile, 0, from, to) as usize);
+        let index = if DIRECT {
+            self.stepped(memo, view, tile, 0, from, to)
         } else {
-            let (byte, _) = entry::position(self.ranked(memo, tiles, tile, 0, from, to) as usize);
-            self.prefetch_entry(view, byte);
-        }
+            self.ranked(memo, tiles, tile, 0, from, to)
+        };
+        self.prefetch_entry(view, index as usize);
     }
 
     /// On 5×5, the moved tile's view's entry on every side; nothing on 4×4, whose ranks move
@@ -470,16 +459,14 @@ impl<const DIRECT: bool> PatternHeuristic<'_, DIRECT> {
         let tile = usize::from(tile);
         next.cells[tile] = to as u8;
         next.cells[0] = from as u8;
-        if !DIRECT {
-            next.base = memo.base + u32::from(self.base[tile][to]) - u32::from(self.base[tile][from]);
-        }
+        next.base = memo.base + u32::from(self.base[tile][to]) - u32::from(self.base[tile][from]);
         next
     }
 
-    /// Asks for byte `byte` of `view`'s table.
+    /// Asks for the byte of entry `index` of `view`'s table.
     #[inline(always)]
-    fn prefetch_entry(&self, view: usize, byte: usize) {
-        if let Some(entry) = self.tables[view].get(byte) {
+    fn prefetch_entry(&self, view: usize, index: usize) {
+        if let Some(entry) = self.tables[view].get(entry::position(index).0) {
             prefetch(entry);
         }
     }
@@ -521,15 +508,13 @@ impl<const DIRECT: bool> PatternHeuristic<'_, DIRECT> {
     fn update(&self, memo: &mut PatternMemo, tiles: &[u16], tile: u16, side: usize, from: usize, to: usize) {
         let tile = usize::from(tile);
         let view = usize::from(self.views_of_tile[tile][side]);
-        let value = if DIRECT {
-            let index = self.stepped(memo, view, tile, side, from, to);
-            memo.indices[view] = index;
-            self.entry(view, index as usize, &memo.cells)
+        let index = if DIRECT {
+            self.stepped(memo, view, tile, side, from, to)
         } else {
-            let rank = self.ranked(memo, tiles, tile, side, from, to);
-            memo.indices[view] = rank;
-            entry::read(self.tables[view], rank as usize)
+            self.ranked(memo, tiles, tile, side, from, to)
         };
+        memo.indices[view] = index;
+        let value = self.entry(view, index as usize, &memo.cells);
         memo.sums[side] = memo.sums[side] + u32::from(value) - u32::from(memo.values[view]);
         memo.values[view] = value;
     }

@@ -7,25 +7,29 @@
 //! behind the pattern's tiles: a corner cell behind two tiles, an edge cell behind three, and so
 //! on (at most four pockets for six tiles). A 5×5 table is laid out as:
 //!
-//! - the main part, indexed directly (see [`index`](super::index)): each placement's distance
-//!   with the blank in its main region, and [`FLAG`] when some pocket of that placement is
-//!   nearer the goal (so a lookup with the blank in a pocket must read the pocket's entry);
+//! - the main part, indexed directly (see [`index`](super::index)), four bits an entry (see
+//!   [`entry`](super::entry)): each placement's distance with the blank in its main region, as
+//!   half its excess over the pattern's Manhattan distance, and [`FLAG`] when some pocket of that
+//!   placement is nearer the goal (so a lookup with the blank in a pocket must read the pocket's
+//!   entry);
 //! - the pocket part: for every set of cells, for each of its pockets, one byte per ordering of
-//!   the tiles over the set's cells ([`Regions::pocket_index`]). Six tiles make 74,300 pockets
-//!   over the 177,100 sets: 53.5 M bytes beside the 244 M of the main part.
+//!   the tiles over the set's cells ([`Regions::pocket_index`]), the half excess again. Six tiles
+//!   make 74,300 pockets over the 177,100 sets: 53.5 M bytes beside the 122 M of the main part.
 //!
 //! A lookup reads the main entry and is done unless it is flagged (see `lookup`).
 
 use std::sync::OnceLock;
 
+use super::entry;
 use super::grid::flood;
 use super::index::direct25;
 
 /// Cells of the 5×5 board.
 const CELLS: usize = 25;
 
-/// The bit of a main entry that says a pocket of its placement is nearer the goal.
-pub const FLAG: u8 = 0x80;
+/// The bit of a main entry that says a pocket of its placement is nearer the goal: the top bit
+/// of its four.
+pub const FLAG: u8 = 0x8;
 
 /// The most tiles a 5×5 pattern has.
 const MAX_TILES: usize = 6;
@@ -101,9 +105,9 @@ impl Regions {
         regions
     }
 
-    /// Bytes of the main part of a table of this many tiles: 25^k.
+    /// Bytes of the main part of a table of this many tiles: 25^k entries, two a byte.
     pub fn main_len(&self) -> usize {
-        CELLS.pow(self.tiles as u32)
+        entry::packed_len(CELLS.pow(self.tiles as u32))
     }
 
     /// Bytes of the pocket part.
@@ -134,16 +138,17 @@ impl Regions {
     }
 }
 
-/// The distance a 5×5 table holds for the placement `cells` (table order) with the blank on
-/// `blank`: the main entry, unless it is flagged and the blank is in a pocket.
+/// The entry a 5×5 table holds for the placement `cells` (table order) with the blank on
+/// `blank`, half the excess over the placement's Manhattan distance: the main entry, unless it
+/// is flagged and the blank is in a pocket.
 #[inline]
 pub fn read(table: &[u8], cells: &[usize], blank: usize) -> u8 {
-    let entry = table[direct25(cells.iter().copied())];
+    let entry = entry::read(table, direct25(cells.iter().copied()));
     if entry & FLAG == 0 { entry } else { read_flagged(table, cells, blank, entry) }
 }
 
 /// [`read`] for a flagged main `entry`, already read: the pocket's entry when the blank is in
-/// one, else the main distance.
+/// one, else the main one.
 #[inline(never)]
 pub fn read_flagged(table: &[u8], cells: &[usize], blank: usize, entry: u8) -> u8 {
     let regions = Regions::of(cells.len());
