@@ -78,8 +78,8 @@ struct Flags {
     /// Serve without pattern databases: 4×4 and 5×5 boards use IDA* with linear conflict.
     #[arg(long)]
     no_pattern_db: bool,
-    /// Serve without the 5×5 pattern databases (6-6-6-6 twice: 1.19 GB, built once in about
-    /// two minutes and 2.2 GB); 5×5 boards then use IDA* with linear conflict.
+    /// Serve without the 5×5 pattern databases (6-6-6-6 twice: 702 MB, built once in about a
+    /// minute and 1.7 GB); 5×5 boards then use IDA* with linear conflict.
     #[arg(long)]
     no_pattern_db_5x5: bool,
     /// Where the pattern databases are cached [default: $NPUZZLE_CACHE_DIR, else

@@ -699,7 +699,7 @@ fn answer_time(options: &Options) -> Option<Instant> {
 }
 
 /// Whether a search for a board of dimension `dimension` with this algorithm and heuristic
-/// would read pattern databases, so a program loads them (288 MB for 4×4's 7-8, 1.19 GB for
+/// would read pattern databases, so a program loads them (288 MB for 4×4's 7-8, 702 MB for
 /// 5×5's 6-6-6-6 twice) only when they serve.
 pub fn wants_pattern_databases(dimension: usize, algorithm: Algorithm, heuristic: Heuristic) -> bool {
     pdb::partition::DIMENSIONS.contains(&dimension)

@@ -14,15 +14,16 @@
 //! |---|---|---|---|---|---|
 //! | 7-8 (the default) | 288 MB | 108 s on two quiet cores, 203 s of CPU (184 s on two cores shared with a load of about 3.5) | 1.27 GB | milliseconds mapped, 0.38 s the first time (the full checksum) | 286 MB |
 //! | 6-6-3 | 5.8 MB | 3.6 s of CPU (3.6 s wall, loaded machine) | 33 MB | 0.02 to 0.14 s | 9.5 MB |
-//! | 5×5 6-6-6-6 (zero-aware) | 596 MB | 60 s of CPU, 48 s wall | 1.59 GB | milliseconds mapped | |
-//! | 5×5 6-6-6-6 twice (the default) | 1.19 GB | 119 s of CPU, 65.6 s wall | 2.17 GB | milliseconds mapped | 1.46 GB with 7-8 |
+//! | 5×5 6-6-6-6 (zero-aware) | 351 MB | 60 s of CPU, 48 s wall (a byte an entry then: 596 MB) | 1.59 GB (then) | milliseconds mapped | |
+//! | 5×5 6-6-6-6 twice (the default) | 702 MB | 97 s of CPU, 53 s wall | 1.69 GB | milliseconds mapped | see the README |
 //!
-//! The 7-8 file holds the 8-tile and the 7-tile tables at four bits an entry (see `entry`). A
-//! 5×5 6-6-6-6 file holds two 298 MB tables (the corner pattern and one 3×2 block, which serves
-//! the other two blocks and every reflection), the catalogue's two more (its second partition's
-//! patterns by the blank's corner), each: 25⁶ bytes indexed directly, whose entries with
-//! repeated cells are zero and never read (about half of them: the price of an index without a
-//! rank), then the 53.5 MB of the blank's pockets (see [`regions`](super::regions)).
+//! Every file holds its tables at four bits an entry (see `entry`). The 7-8 file holds the
+//! 8-tile and the 7-tile tables. A 5×5 6-6-6-6 file holds two 176 MB tables (the corner pattern
+//! and one 3×2 block, which serves the other two blocks and every reflection), the catalogue's
+//! two more (its second partition's patterns by the blank's corner), each: 25⁶ entries indexed
+//! directly (122 MB), whose entries with repeated cells are zero and never read (about half of
+//! them: the price of an index without a rank), then the 53.5 MB of the blank's pockets, a byte
+//! an entry (see [`regions`](super::regions)).
 //!
 //! A warm load maps the file and checks its header and size, and its checksum the first time
 //! (see `checked`); a cold build is the breadth-first search of `pdb_build` on every core. The 5×5 tables load or build on a thread of their own

@@ -5,7 +5,7 @@
 //!   has 16!/(16-k)! entries, which keeps the 8-tile table at 519 M entries (259 MB, two
 //!   entries a byte: see [`entry`](super::entry)).
 //! - 5×5 tables are indexed directly, cell by cell in base 25 ([`direct25`]): a 6-tile table
-//!   has 25⁶ entries (244 MB, about twice the dense 25!/19!), but an index is six
+//!   has 25⁶ entries (122 MB at four bits, about twice the dense 25!/19!), but an index is six
 //!   multiply-adds, the cheapest a 5×5 search can pay per node. Entries whose cells repeat are
 //!   never read and hold 0.
 //! - The breadth-first build works on dense ranks for both sizes ([`rank25`] for 5×5), so its

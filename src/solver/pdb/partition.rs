@@ -21,14 +21,14 @@ pub const MAX_PATTERN_TILES: usize = 8;
 pub const MAX_PATTERNS: usize = 8;
 
 /// The most tiles of a pattern on a `dimension`² board: 8 on 4×4, 6 on 5×5 (a 6-tile table is
-/// 298 MB; 25⁷ would be 6 GB).
+/// 176 MB; 25⁷ entries would be 3 GB).
 pub fn max_pattern_tiles(dimension: usize) -> usize {
     if dimension == 4 { MAX_PATTERN_TILES } else { 6 }
 }
 
 /// Bytes of the table of a `k`-tile pattern on a `dimension`² board: the dense 16!/(16-k)!
-/// entries of four bits for 4×4 (see [`entry`](super::entry)); for 5×5, the direct 25^k of a
-/// byte (see [`index`](super::index)) and a byte per pocket of the blank and ordering of the
+/// entries of four bits for 4×4 (see [`entry`](super::entry)); for 5×5, the direct 25^k of four
+/// bits (see [`index`](super::index)) and a byte per pocket of the blank and ordering of the
 /// tiles (see [`regions`](super::regions)).
 pub fn table_len(dimension: usize, k: usize) -> usize {
     match dimension {
@@ -125,8 +125,8 @@ impl Partition {
     /// Korf & Felner's 5×5 partition, 6-6-6-6, turned half a turn to our goal (blank
     /// bottom-right): the six tiles around the blank's corner, {13, 18, 19, 20, 23, 24}, and
     /// three 3×2 corner blocks, {11, 12, 16, 17, 21, 22}, {4, 5, 9, 10, 14, 15} and
-    /// {1, 2, 3, 6, 7, 8}. The blocks are one block turned, so two tables of 298 MB serve all
-    /// four patterns and their reflections (8 lookups), 596 MB. The first group of the 5×5
+    /// {1, 2, 3, 6, 7, 8}. The blocks are one block turned, so two tables of 176 MB serve all
+    /// four patterns and their reflections (8 lookups), 351 MB. The first group of the 5×5
     /// catalogue, [`Partition::six_six_six_six_twice`].
     pub fn six_six_six_six() -> Partition {
         Partition::known(
@@ -144,8 +144,8 @@ impl Partition {
     /// second 6-6-6-6 from Clausecker's study of 24-puzzle partitions (his best single one,
     /// turned to our goal): {14, 15, 19, 20, 23, 24} and {13, 16, 17, 18, 21, 22} around the
     /// blank's corner, and two corner blocks, {1, 2, 6, 7, 11, 12} and {3, 4, 5, 8, 9, 10}, read
-    /// from the first's block table. Four tables of 298 MB serve four sums (the two groups and
-    /// their reflections, 16 lookups), 1.19 GB.
+    /// from the first's block table. Four tables of 176 MB serve four sums (the two groups and
+    /// their reflections, 16 lookups), 702 MB.
     pub fn six_six_six_six_twice() -> Partition {
         Partition::known(
             5,
