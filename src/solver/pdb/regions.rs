@@ -8,8 +8,8 @@
 //! on (at most four pockets for six tiles). A 5×5 table is laid out as:
 //!
 //! - the main part, indexed directly (see [`index`](super::index)), four bits an entry (see
-//!   [`entry`](super::entry)): each placement's distance with the blank in its main region, as
-//!   half its excess over the pattern's Manhattan distance, and [`FLAG`] when some pocket of that
+//!   [`entry`]): each placement's distance with the blank in its main region, as half its
+//!   excess over the pattern's Manhattan distance, and [`FLAG`] when some pocket of that
 //!   placement is nearer the goal (so a lookup with the blank in a pocket must read the pocket's
 //!   entry);
 //! - the pocket part: for every set of cells, for each of its pockets, one byte per ordering of
