@@ -190,8 +190,9 @@ impl Grid for Five {
         rank25(cells)
     }
 
-    /// The main region's distance when it is expanded; a pocket's when it is, and the flag on
-    /// the main entry when a pocket is expanded before the main region (it is nearer the goal).
+    /// The main region's entry (its half excess over the placement's Manhattan distance) when
+    /// it is expanded; a pocket's when it is, and the flag on the main entry when a pocket is
+    /// expanded before the main region (it is nearer the goal).
     #[inline]
     fn record(table: &[AtomicU8], _: usize, cells: &[u8], goals: &[u8], depth: u8, expanded: Expanded) {
         let mut placement = [0usize; 8];
