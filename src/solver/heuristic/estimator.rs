@@ -34,23 +34,27 @@ pub trait Estimator {
     #[inline]
     fn prefetch_slide(&self, _memo: &Self::Memo, _tile: u16, _from: usize, _to: usize) {}
 
-    /// The memo after the slide if its bound is at most `limit`, else `Err` with a lower bound
-    /// on the child's value above `limit`. The search prunes such a child anyway, so an
-    /// estimator made of several parts may stop at the first part that is over.
+    /// Moves `memo`, a copy of the parent's, to the child's after the slide, and returns `Ok` if
+    /// the child's bound is at most `limit`, else `Err` with a lower bound on its value above
+    /// `limit` (and `memo` holds nothing of use). The search prunes such a child anyway, so an
+    /// estimator made of several parts may stop at the first part that is over. The search
+    /// passes the copy where it keeps the child, so that the child is not copied there
+    /// afterwards: a memo updated in narrow writes and then copied whole makes the copy wait
+    /// for the writes.
     #[inline]
     fn slide_within(
         &self,
-        memo: &Self::Memo,
+        memo: &mut Self::Memo,
         tiles: &[u16],
         tile: u16,
         from: usize,
         to: usize,
         limit: u32,
-    ) -> Result<Self::Memo, u32> {
-        let next = self.slide(memo, tiles, tile, from, to);
-        match self.value(&next) {
+    ) -> Result<(), u32> {
+        *memo = self.slide(memo, tiles, tile, from, to);
+        match self.value(memo) {
             value if value > limit => Err(value),
-            _ => Ok(next),
+            _ => Ok(()),
         }
     }
 }

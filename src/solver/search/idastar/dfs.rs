@@ -215,18 +215,20 @@ pub fn bounded<E: Estimator, T: Tally>(
     // within the bound: only its h needs a limit.
     let limit = |g: u32| weight.h_within(g + 1, bound.f);
     stack.push(Frame { memo: start.memo, next: 0, last: start.last, state: start.state, limit: limit(start.g) });
+    // The frames in use: the stack only grows, and a child is written into the frame after its
+    // parent's before it is known to be entered (see `Estimator::slide_within`).
+    let mut depth = 1;
     let mut cut = u64::MAX;
     loop {
-        let depth = stack.len();
-        let Some(frame) = stack.last_mut() else { break };
         let g = start.g + depth as u32 - 1;
+        let frame = &mut stack[depth - 1];
         if frame.next == 4 {
             if depth == 1 {
                 break;
             }
             // Every move from here is tried: undo the move that led here.
             let last = frame.last;
-            stack.pop();
+            depth -= 1;
             puzzle.undo(last);
             continue;
         }
@@ -235,19 +237,24 @@ pub fn bounded<E: Estimator, T: Tally>(
         let Some((from, state)) = puzzle.slider(direction, frame.state) else { continue };
         let tile = puzzle.tiles[from];
         tally.generate();
-        let memo = match estimator.slide_within(&frame.memo, &puzzle.tiles, tile, from, puzzle.blank, frame.limit) {
-            Ok(memo) => memo,
-            Err(over) => {
-                cut = cut.min(weight.f(g + 1, over));
-                continue;
-            }
-        };
-        let h = estimator.value(&memo);
+        if depth == stack.len() {
+            stack.push(stack[depth - 1]);
+        }
+        let (parents, children) = stack.split_at_mut(depth);
+        let (frame, child) = (&parents[depth - 1], &mut children[0]);
+        child.memo = frame.memo;
+        if let Err(over) = estimator.slide_within(&mut child.memo, &puzzle.tiles, tile, from, puzzle.blank, frame.limit)
+        {
+            cut = cut.min(weight.f(g + 1, over));
+            continue;
+        }
+        let h = estimator.value(&child.memo);
         puzzle.slide(from);
-        puzzle.prefetch_children(estimator, &memo, direction);
-        stack.push(Frame { memo, next: 0, last: direction, state, limit: limit(g + 1) });
+        puzzle.prefetch_children(estimator, &child.memo, direction);
+        (child.next, child.last, child.state, child.limit) = (0, direction, state, limit(g + 1));
+        depth += 1;
         if h == 0 && puzzle.is_goal() {
-            return Ok(Outcome::Found(stack[1..].iter().map(|frame| frame.last).collect()));
+            return Ok(Outcome::Found(stack[1..depth].iter().map(|frame| frame.last).collect()));
         }
         tally.expand(proven, || u64::from(g + 1))?;
     }

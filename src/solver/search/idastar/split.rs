@@ -201,7 +201,8 @@ fn layer<E: Estimator>(
                 let tile = puzzle.tiles()[from];
                 meter.generated += 1;
                 let limit = weight.h_within(start.g + 1, bound);
-                match iteration.estimator.slide_within(&start.memo, puzzle.tiles(), tile, from, puzzle.blank(), limit) {
+                let mut child = start.memo;
+                match iteration.estimator.slide_within(&mut child, puzzle.tiles(), tile, from, puzzle.blank(), limit) {
                     Err(over) => cut = cut.min(weight.f(start.g + 1, over)),
                     Ok(_) => {
                         meter.expand(proven, || u64::from(start.g + 1))?;
