@@ -8,7 +8,10 @@
 //! one that undoes the move before, and the longer ones of `duplicates`) is never tried: each
 //! frame carries the duplicate machine's state. The search keeps its own stack of frames rather
 //! than recursing, so a deep bound on a large board cannot overflow the thread's stack; nothing
-//! is allocated per node once the stack has grown to the depth of the search.
+//! is allocated per node once the stack has grown to the depth of the search. A child's memo is
+//! moved in place, in the frame after its parent's, before the search knows whether it enters
+//! the child: a memo updated in narrow writes and then copied whole into its frame made the
+//! copy wait for the writes (a store-forwarding stall, 6–9 % of the loop in a sampled profile).
 //!
 //! Entering a node asks the estimator to prefetch what each child will read first
 //! ([`Estimator::prefetch`]), so that the children's cache misses overlap rather than wait in
