@@ -417,8 +417,7 @@ impl<const DIRECT: bool> Estimator for PatternHeuristic<'_, DIRECT> {
         };
         self.prefetch_entry(view, index as usize);
         if DIRECT && self.sides > 1 {
-            let view = usize::from(self.views_of_tile[tile][1]);
-            self.prefetch_entry(view, self.stepped(memo, view, tile, 1, from, to) as usize);
+            self.prefetch_side(memo, tile, 1, from, to);
         }
     }
 
@@ -429,8 +428,7 @@ impl<const DIRECT: bool> Estimator for PatternHeuristic<'_, DIRECT> {
         if DIRECT {
             let tile = usize::from(tile);
             for side in 0..self.sides {
-                let view = usize::from(self.views_of_tile[tile][side]);
-                self.prefetch_entry(view, self.stepped(memo, view, tile, side, from, to) as usize);
+                self.prefetch_side(memo, tile, side, from, to);
             }
         }
     }
@@ -466,6 +464,14 @@ impl<const DIRECT: bool> PatternHeuristic<'_, DIRECT> {
         memo.cells[tile] = to as u8;
         memo.cells[0] = from as u8;
         memo.base = memo.base + u32::from(self.base[tile][to]) - u32::from(self.base[tile][from]);
+    }
+
+    /// On 5×5, asks for the entry `tile`'s view on `side` reads once the tile moved from cell
+    /// `from` to `to`.
+    #[inline(always)]
+    fn prefetch_side(&self, memo: &PatternMemo, tile: usize, side: usize, from: usize, to: usize) {
+        let view = usize::from(self.views_of_tile[tile][side]);
+        self.prefetch_entry(view, self.stepped(memo, view, tile, side, from, to) as usize);
     }
 
     /// Asks for the byte of entry `index` of `view`'s table.
