@@ -31,8 +31,18 @@
 //! A turn aimed at the bound without the probe solved DeepCubeA's #143 (45 s, unsolved at 60 s
 //! before) but lost more elsewhere, #156 taking 35.7 s against 19.5 s.
 //!
+//! That turn never pushes an answer that would come in time past the time limit: the iteration
+//! after it ends the search whatever happens (it finds a path of its bound, or proves the best
+//! one shortest), so when that iteration's forecast fits in the time left, the turn gets only the
+//! time the iteration leaves ([`within_time`]), at the pace of IDA*'s iteration before (or of the
+//! probe) and of the turns before. Such a turn finds nothing when the best path is already
+//! shortest: on DeepCubeA's #1, #24, #215 and #449 it took 7.8–16.4 s before an iteration of
+//! 28–50 s.
+//!
 //! Bare beams bounded by that length instead found it far less often: over DeepCubeA's seeded
 //! sample of 40, 14 of 112 beams did, and they took 432 s of the 944 s.
+
+use std::time::{Duration, Instant};
 
 use super::{Best, Improvement, TurnEnd};
 use crate::board::{Board, Direction};
@@ -61,6 +71,11 @@ pub const PROBE: f64 = 0.03;
 /// [`SHARE`] stopped at 82 and the last iteration ran (83.7 s).
 pub const LAST_SHARE: f64 = 0.10;
 
+/// How many times an IDA* node's time a turn's node is taken to take, until a turn of the
+/// search has measured it: a beam's board or a window's node took 2.9–4.6 M a second against
+/// IDA*'s 17–20 M (see [`SHARE`]).
+pub const TURN_NODE_COST: f64 = 5.0;
+
 /// A turn runs only before an iteration forecast to expand at least this many nodes (about ten
 /// seconds on two cores): on a board whose iterations are smaller, a last iteration skipped
 /// saves less than the turns cost.
@@ -74,8 +89,13 @@ pub struct Ahead<'a> {
     /// The 5×5 pattern databases the improvement's beams are scored by; `None` when the board
     /// is not a 5×5 or they are not loaded, and then no turn runs.
     databases: Option<&'a PatternDatabases>,
-    /// The forecast nodes of the iteration whose probe runs, when one does.
-    probed: Option<u64>,
+    /// The forecast nodes of the iteration whose probe runs, when one does, and the time an
+    /// IDA* node took (see [`Ahead::node_time`]).
+    probed: Option<(u64, Option<f64>)>,
+    /// When the last iteration started, and the nodes expanded by then.
+    iteration: Option<(Instant, u64)>,
+    /// The nodes the turns so far expanded, and the time they took.
+    turned: (u64, Duration),
 }
 
 impl<'a> Ahead<'a> {
@@ -84,7 +104,14 @@ impl<'a> Ahead<'a> {
     pub fn new(board: &'a Board, first: Found, five: Option<&'a PatternDatabases>) -> Ahead<'a> {
         let databases = five
             .filter(|databases| databases.dimension() == board.dimension() && board.dimension() == beam::MAX_DIMENSION);
-        Ahead { best: Best::quiet(board, first), improvement: Improvement::new(), databases, probed: None }
+        Ahead {
+            best: Best::quiet(board, first),
+            improvement: Improvement::new(),
+            databases,
+            probed: None,
+            iteration: None,
+            turned: (0, Duration::ZERO),
+        }
     }
 
     /// The best path known: as long as [`Meter::best_moves`].
@@ -102,6 +129,47 @@ impl<'a> Ahead<'a> {
 
 impl Interlude for Ahead<'_> {
     fn before_iteration(&mut self, bound: u32, nodes: u64, meter: &mut Meter<'_>) -> Result<Option<u64>, SearchError> {
+        let last = self.iteration.take();
+        let probe = self.probe(bound, nodes, last, meter);
+        self.iteration = Some((Instant::now(), meter.expanded));
+        probe
+    }
+
+    fn after_probe(&mut self, bound: u32, meter: &mut Meter<'_>) -> Result<(), SearchError> {
+        let Some((forecast, node)) = self.probed.take() else { return Ok(()) };
+        let node = node.or_else(|| Ahead::node_time(self.iteration, meter)).unwrap_or(0.0);
+        let mut nodes = share_of(forecast, LAST_SHARE);
+        if let Some(left) = meter.time_left() {
+            let turn_node = match self.turned {
+                (0, _) => node * TURN_NODE_COST,
+                (nodes, time) => time.as_secs_f64() / nodes as f64,
+            };
+            let times = Times { iteration: forecast as f64 * node, turn_node, left: left.as_secs_f64() };
+            nodes = within_time(nodes, times);
+        }
+        let turn = if nodes == 0 { Ok(()) } else { self.turn_holding(bound, bound, nodes, meter) };
+        self.iteration = Some((Instant::now(), meter.expanded));
+        turn
+    }
+}
+
+impl Ahead<'_> {
+    /// The time an IDA* node took over the iteration that started at `started` (the one before
+    /// the interlude now running, or the probe), if any nodes were expanded.
+    fn node_time(started: Option<(Instant, u64)>, meter: &Meter<'_>) -> Option<f64> {
+        let (since, from) = started?;
+        let nodes = meter.expanded.checked_sub(from).filter(|&nodes| nodes > 0)?;
+        Some(since.elapsed().as_secs_f64() / nodes as f64)
+    }
+
+    /// [`Interlude::before_iteration`]: `last` is when the iteration before started.
+    fn probe(
+        &mut self,
+        bound: u32,
+        nodes: u64,
+        last: Option<(Instant, u64)>,
+        meter: &mut Meter<'_>,
+    ) -> Result<Option<u64>, SearchError> {
         self.probed = None;
         // A path's length has the board's parity: the threshold after this one is two more.
         let target = bound + 2;
@@ -113,18 +181,33 @@ impl Interlude for Ahead<'_> {
         }
         if self.best.moves() == target {
             // This may be the last iteration: a probe first, and a turn only if it ends nothing.
-            self.probed = Some(nodes);
+            self.probed = Some((nodes, Ahead::node_time(last, meter)));
             return Ok(Some(share_of(nodes, PROBE)));
         }
         self.turn_holding(bound, target, share_of(nodes, SHARE), meter).map(|()| None)
     }
+}
 
-    fn after_probe(&mut self, bound: u32, meter: &mut Meter<'_>) -> Result<(), SearchError> {
-        match self.probed.take() {
-            Some(forecast) => self.turn_holding(bound, bound, share_of(forecast, LAST_SHARE), meter),
-            None => Ok(()),
-        }
+/// What [`within_time`] weighs, in seconds.
+#[derive(Debug, Clone, Copy)]
+struct Times {
+    /// The forecast time of the iteration after the turn.
+    iteration: f64,
+    /// A turn's node.
+    turn_node: f64,
+    /// The time left.
+    left: f64,
+}
+
+/// The nodes of a turn of at most `nodes` before an iteration that ends the search: all of them
+/// when the iteration cannot end in the time left anyway (the turn is then the one chance of an
+/// answer in time), else no more than the time the iteration leaves.
+fn within_time(nodes: u64, times: Times) -> u64 {
+    if times.iteration > times.left {
+        return nodes;
     }
+    let spare = (times.left - times.iteration) / times.turn_node.max(f64::MIN_POSITIVE);
+    nodes.min(spare as u64)
 }
 
 impl Ahead<'_> {
@@ -133,8 +216,11 @@ impl Ahead<'_> {
     /// keep the bound meanwhile.
     fn turn_holding(&mut self, bound: u32, target: u32, nodes: u64, meter: &mut Meter<'_>) -> Result<(), SearchError> {
         meter.hold_bound(Some(bound));
+        let (started, from) = (Instant::now(), meter.expanded);
         let turn = self.turn(target, nodes, meter);
         meter.hold_bound(None);
+        self.turned.0 += meter.expanded.saturating_sub(from);
+        self.turned.1 += started.elapsed();
         turn
     }
 }
@@ -158,12 +244,19 @@ mod tests {
     /// Runs `test` on the 38-move sample board, with small 5×5 databases (eight 3-tile patterns
     /// of consecutive tiles, built in milliseconds) and a fresh meter.
     fn with_meter(test: impl FnOnce(&Board, &PatternDatabases, &mut Meter<'_>)) {
+        let (options, stop, mut progress) = (Options::default(), Stop::new(), NoProgress);
+        with_databases(|board, databases| {
+            let mut meter = Meter::new(&options, PLAN, 5, &mut progress, &stop);
+            test(board, databases, &mut meter);
+        });
+    }
+
+    /// Runs `test` on the 38-move sample board with small 5×5 databases (see [`with_meter`]).
+    fn with_databases(test: impl FnOnce(&Board, &PatternDatabases)) {
         let patterns = (0..8u8).map(|first| (3 * first + 1..=3 * first + 3).collect()).collect();
         let partition = Partition::for_dimension(5, patterns).expect("a 5x5 partition");
         let databases = PatternDatabases::build(&partition).expect("built");
-        let (options, stop, mut progress) = (Options::default(), Stop::new(), NoProgress);
-        let mut meter = Meter::new(&options, PLAN, 5, &mut progress, &stop);
-        test(&sample("5x5-38.txt"), &databases, &mut meter);
+        test(&sample("5x5-38.txt"), &databases);
     }
 
     fn replay(board: &Board, path: &[Direction]) -> Option<Board> {
@@ -281,7 +374,7 @@ mod tests {
         let forecast = (2_000_000.0 / LAST_SHARE) as u64;
         with_meter(|board, databases, meter| {
             let (mut ahead, _) = ahead(board, databases, meter);
-            ahead.probed = Some(forecast);
+            ahead.probed = Some((forecast, None));
             let before = meter.expanded;
             ahead.after_probe(30, meter).expect("the allowance only ends the turn");
             let spent = meter.expanded - before;
@@ -292,6 +385,47 @@ mod tests {
             );
             assert!(reaches_goal(board, &ahead.into_path()));
         });
+    }
+
+    #[test]
+    fn a_turn_before_an_iteration_that_ends_in_time_gets_only_the_time_it_leaves() {
+        let times = |iteration: f64| Times { iteration, turn_node: 0.001, left: 100.0 };
+        assert_eq!(within_time(50_000, times(150.0)), 50_000, "the iteration cannot end in time anyway");
+        assert_eq!(within_time(50_000, times(40.0)), 50_000, "both fit");
+        assert_eq!(within_time(50_000, times(90.0)), 10_000, "ten seconds left over");
+        assert_eq!(within_time(50_000, times(100.0)), 0, "nothing left over");
+    }
+
+    #[test]
+    fn the_turn_after_a_probe_is_cut_to_the_time_its_iteration_leaves() {
+        // An iteration whose nodes took 1 ms each, before one forecast at `forecast` nodes, with
+        // an hour left: the turn after the probe, aimed under the optimum so that only its
+        // allowance ends it, and the nodes it spent.
+        let turn = |forecast: u64| {
+            let options = Options { max_search_time: Some(Duration::from_secs(3600)), ..Options::default() };
+            let (stop, mut progress) = (Stop::new(), NoProgress);
+            let mut spent = 0;
+            with_databases(|board, databases| {
+                let mut meter = Meter::new(&options, PLAN, 5, &mut progress, &stop);
+                let (mut ahead, _) = ahead(board, databases, &mut meter);
+                ahead.probed = Some((forecast, Some(0.001)));
+                let before = meter.expanded;
+                ahead.after_probe(30, &mut meter).expect("the allowance only ends the turn");
+                assert!(reaches_goal(board, &ahead.into_path()));
+                spent = meter.expanded - before;
+            });
+            spent
+        };
+        let layer = FIRST_BEAM as u64;
+        // 3,580 s of iteration leave 20 s: 4,000 nodes of 5 ms, of the 358,000 allowed.
+        let cut = turn(3_580_000);
+        assert!(cut <= 4_000 + layer, "{cut} nodes");
+        // The iteration alone would overrun the hour: the whole allowance, the one chance.
+        let whole = turn(4_000_000);
+        assert!(whole > 4_000 + layer && whole <= 400_000 + layer, "{whole} nodes");
+        // A second left over, at most 200 nodes.
+        let last = turn(3_599_000);
+        assert!(last <= 200 + layer, "{last} nodes");
     }
 
     /// Turns whose iterations are forecast a million times larger than IDA* forecasts them on
