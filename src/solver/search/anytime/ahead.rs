@@ -397,6 +397,18 @@ mod tests {
     }
 
     #[test]
+    fn an_iteration_s_pace_is_its_time_over_its_nodes() {
+        with_meter(|_, _, meter| {
+            assert_eq!(Ahead::node_time(None, meter), None, "no iteration measured");
+            let started = Instant::now().checked_sub(Duration::from_secs(2)).expect("a clock two seconds back");
+            assert_eq!(Ahead::node_time(Some((started, meter.expanded)), meter), None, "no nodes");
+            meter.expanded += 1_000;
+            let pace = Ahead::node_time(Some((started, meter.expanded - 1_000)), meter).expect("measured");
+            assert!((0.002..0.003).contains(&pace), "{pace} s a node");
+        });
+    }
+
+    #[test]
     fn the_turn_after_a_probe_is_cut_to_the_time_its_iteration_leaves() {
         // An iteration whose nodes took 1 ms each, before one forecast at `forecast` nodes, with
         // an hour left: the turn after the probe, aimed under the optimum so that only its
