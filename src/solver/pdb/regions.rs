@@ -53,7 +53,6 @@ const BINOMIAL: [[u32; MAX_TILES + 1]; CELLS + 1] = {
 /// The regions of every set of `k` cells of the 5×5 board, by the set's colex rank.
 #[derive(Debug)]
 pub struct Regions {
-    tiles: usize,
     /// For each set, the cells of its main region.
     main: Vec<u32>,
     /// For each set, the index of its first pocket in `pockets`; one more at the end.
@@ -62,6 +61,8 @@ pub struct Regions {
     pockets: Vec<u32>,
     /// k!: the orderings of the tiles over one set's cells.
     orderings: usize,
+    /// Bytes of a table's main part, where its pocket part starts.
+    main_len: usize,
 }
 
 impl Regions {
@@ -75,11 +76,11 @@ impl Regions {
     fn new(tiles: usize) -> Regions {
         let sets = BINOMIAL[CELLS][tiles] as usize;
         let mut regions = Regions {
-            tiles,
             main: vec![0; sets],
             first: Vec::with_capacity(sets + 1),
             pockets: Vec::new(),
             orderings: (1..=tiles).product(),
+            main_len: entry::packed_len(CELLS.pow(tiles as u32)),
         };
         let all = (1u32 << CELLS) - 1;
         let mut set = (1u32 << tiles) - 1;
@@ -107,7 +108,7 @@ impl Regions {
 
     /// Bytes of the main part of a table of this many tiles: 25^k entries, two a byte.
     pub fn main_len(&self) -> usize {
-        entry::packed_len(CELLS.pow(self.tiles as u32))
+        self.main_len
     }
 
     /// Bytes of the pocket part.
@@ -126,9 +127,10 @@ impl Regions {
     /// Where, in the pocket part, the entry of the placement `cells` (of set rank `set`) with the
     /// blank in the pocket that holds `blank` is; `None` if `blank` is in no pocket.
     pub fn pocket_index(&self, cells: &[usize], set: usize, blank: usize) -> Option<usize> {
-        let range = self.first[set] as usize..self.first[set + 1] as usize;
-        let pocket = range.clone().find(|&pocket| self.pockets[pocket] >> blank & 1 != 0)?;
-        Some(pocket * self.orderings + ordering(cells))
+        let first = self.first[set] as usize;
+        let pockets = self.pockets.get(first..self.first[set + 1] as usize)?;
+        let pocket = pockets.iter().position(|&pocket| pocket >> blank & 1 != 0)?;
+        Some((first + pocket) * self.orderings + ordering(cells))
     }
 
     /// The pockets of the set of rank `set`, with the index of each one's first entry.
@@ -159,18 +161,69 @@ pub fn read_flagged(table: &[u8], cells: &[usize], blank: usize, entry: u8) -> u
     regions.pocket_index(cells, set, blank).map_or(entry & !FLAG, |index| table[regions.main_len() + index])
 }
 
-/// The colex rank of a set of cells: Σ C(cᵢ, i + 1) over its cells in ascending order.
+/// The colex rank of a set of cells: Σ C(cᵢ, i + 1) over its cells in ascending order, read as
+/// four parts from [`COLEX`], one per chunk of the board's cells, each chunk's indexed by how
+/// many cells the chunks below hold (a flagged lookup ranks a set every time).
 #[inline]
-fn colex(mut set: u32) -> usize {
+fn colex(set: u32) -> usize {
     let mut rank = 0;
-    let mut i = 1;
-    while set != 0 {
-        rank += BINOMIAL[set.trailing_zeros() as usize][i];
-        set &= set - 1;
-        i += 1;
+    let mut before = 0;
+    for (chunk, parts) in COLEX.iter().enumerate() {
+        let part = parts[before.min(MAX_TILES)][(set >> (chunk * CHUNK_BITS)) as usize & CHUNK_MASK];
+        rank += part & PART_MASK;
+        before += (part >> COUNT_SHIFT) as usize;
     }
     rank as usize
 }
+
+/// Cells a chunk of [`COLEX`] covers: four chunks cover the 25 cells, in 14 KB.
+const CHUNK_BITS: usize = 7;
+
+/// Chunks of [`COLEX`].
+const CHUNKS: usize = CELLS.div_ceil(CHUNK_BITS);
+
+/// The bits of a chunk.
+const CHUNK_MASK: usize = (1 << CHUNK_BITS) - 1;
+
+/// Where a [`COLEX`] entry keeps how many cells its subset has, above its part of the rank.
+const COUNT_SHIFT: u32 = 24;
+
+/// The part of the rank in a [`COLEX`] entry (C(25, 6) = 177,100 fits with room to spare).
+const PART_MASK: u32 = (1 << COUNT_SHIFT) - 1;
+
+/// For each chunk of cells, each count of cells below it (0 to [`MAX_TILES`]) and each subset of
+/// its cells: that subset's part of the colex rank, Σ C(c, i + 1) over its cells c, i counting
+/// the set's cells up to c, with the subset's count of cells above [`COUNT_SHIFT`] (a population
+/// count takes a dozen instructions on the baseline x86-64). Parts a set of more than
+/// [`MAX_TILES`] cells would need are left out: no pattern has that many.
+static COLEX: [[[u32; 1 << CHUNK_BITS]; MAX_TILES + 1]; CHUNKS] = {
+    let mut table = [[[0u32; 1 << CHUNK_BITS]; MAX_TILES + 1]; CHUNKS];
+    let mut chunk = 0;
+    while chunk < CHUNKS {
+        let mut before = 0;
+        while before <= MAX_TILES {
+            let mut bits = 0;
+            while bits < 1 << CHUNK_BITS {
+                let (mut part, mut i, mut bit) = (0, before, 0);
+                while bit < CHUNK_BITS {
+                    let cell = chunk * CHUNK_BITS + bit;
+                    if bits >> bit & 1 != 0 {
+                        i += 1;
+                        if cell <= CELLS && i <= MAX_TILES {
+                            part += BINOMIAL[cell][i];
+                        }
+                    }
+                    bit += 1;
+                }
+                table[chunk][before][bits] = part | ((i - before) as u32) << COUNT_SHIFT;
+                bits += 1;
+            }
+            before += 1;
+        }
+        chunk += 1;
+    }
+    table
+};
 
 /// The next set of as many cells in colex order (Gosper's hack).
 fn next_set(set: u32) -> u32 {
@@ -180,9 +233,20 @@ fn next_set(set: u32) -> u32 {
 }
 
 /// The rank of the order in which the tiles stand over their cells: the Lehmer code of each
-/// tile's place among the sorted cells, `0..k!`.
+/// tile's place among the sorted cells, `0..k!`. Six tiles (every 5×5 pattern of the
+/// catalogue) are ranked through a fixed-size array, whose loops unroll.
 #[inline]
 pub fn ordering(cells: &[usize]) -> usize {
+    match <&[usize; MAX_TILES]>::try_from(cells) {
+        Ok(six) => lehmer(six),
+        Err(_) => lehmer(cells),
+    }
+}
+
+/// [`ordering`] over a slice or an array of cells.
+#[inline(always)]
+fn lehmer<C: AsRef<[usize]> + ?Sized>(cells: &C) -> usize {
+    let cells = cells.as_ref();
     let mut rank = 0;
     for (i, &cell) in cells.iter().enumerate() {
         let mut below = 0;
@@ -242,6 +306,19 @@ mod tests {
         let j = (i..cells.len()).rev().find(|&j| cells[j] > cells[i - 1]).unwrap_or(i);
         cells.swap(i - 1, j);
         cells[i..].reverse();
+    }
+
+    #[test]
+    fn colex_ranks_from_the_chunk_tables_are_the_sums_of_binomials() {
+        for (tiles, &sets) in BINOMIAL[CELLS].iter().enumerate().skip(1) {
+            let mut set = (1u32 << tiles) - 1;
+            for expected in 0..sets as usize {
+                let cells = (0..CELLS).filter(|&cell| set >> cell & 1 != 0);
+                let sum: usize = cells.enumerate().map(|(i, cell)| BINOMIAL[cell][i + 1] as usize).sum();
+                assert_eq!((colex(set), sum), (expected, expected), "{set:#b}");
+                set = next_set(set);
+            }
+        }
     }
 
     #[test]
