@@ -161,69 +161,18 @@ pub fn read_flagged(table: &[u8], cells: &[usize], blank: usize, entry: u8) -> u
     regions.pocket_index(cells, set, blank).map_or(entry & !FLAG, |index| table[regions.main_len() + index])
 }
 
-/// The colex rank of a set of cells: Σ C(cᵢ, i + 1) over its cells in ascending order, read as
-/// four parts from [`COLEX`], one per chunk of the board's cells, each chunk's indexed by how
-/// many cells the chunks below hold (a flagged lookup ranks a set every time).
+/// The colex rank of a set of cells: Σ C(cᵢ, i + 1) over its cells in ascending order.
 #[inline]
-fn colex(set: u32) -> usize {
+fn colex(mut set: u32) -> usize {
     let mut rank = 0;
-    let mut before = 0;
-    for (chunk, parts) in COLEX.iter().enumerate() {
-        let part = parts[before.min(MAX_TILES)][(set >> (chunk * CHUNK_BITS)) as usize & CHUNK_MASK];
-        rank += part & PART_MASK;
-        before += (part >> COUNT_SHIFT) as usize;
+    let mut i = 1;
+    while set != 0 {
+        rank += BINOMIAL[set.trailing_zeros() as usize][i];
+        set &= set - 1;
+        i += 1;
     }
     rank as usize
 }
-
-/// Cells a chunk of [`COLEX`] covers: four chunks cover the 25 cells, in 14 KB.
-const CHUNK_BITS: usize = 7;
-
-/// Chunks of [`COLEX`].
-const CHUNKS: usize = CELLS.div_ceil(CHUNK_BITS);
-
-/// The bits of a chunk.
-const CHUNK_MASK: usize = (1 << CHUNK_BITS) - 1;
-
-/// Where a [`COLEX`] entry keeps how many cells its subset has, above its part of the rank.
-const COUNT_SHIFT: u32 = 24;
-
-/// The part of the rank in a [`COLEX`] entry (C(25, 6) = 177,100 fits with room to spare).
-const PART_MASK: u32 = (1 << COUNT_SHIFT) - 1;
-
-/// For each chunk of cells, each count of cells below it (0 to [`MAX_TILES`]) and each subset of
-/// its cells: that subset's part of the colex rank, Σ C(c, i + 1) over its cells c, i counting
-/// the set's cells up to c, with the subset's count of cells above [`COUNT_SHIFT`] (a population
-/// count takes a dozen instructions on the baseline x86-64). Parts a set of more than
-/// [`MAX_TILES`] cells would need are left out: no pattern has that many.
-static COLEX: [[[u32; 1 << CHUNK_BITS]; MAX_TILES + 1]; CHUNKS] = {
-    let mut table = [[[0u32; 1 << CHUNK_BITS]; MAX_TILES + 1]; CHUNKS];
-    let mut chunk = 0;
-    while chunk < CHUNKS {
-        let mut before = 0;
-        while before <= MAX_TILES {
-            let mut bits = 0;
-            while bits < 1 << CHUNK_BITS {
-                let (mut part, mut i, mut bit) = (0, before, 0);
-                while bit < CHUNK_BITS {
-                    let cell = chunk * CHUNK_BITS + bit;
-                    if bits >> bit & 1 != 0 {
-                        i += 1;
-                        if cell <= CELLS && i <= MAX_TILES {
-                            part += BINOMIAL[cell][i];
-                        }
-                    }
-                    bit += 1;
-                }
-                table[chunk][before][bits] = part | ((i - before) as u32) << COUNT_SHIFT;
-                bits += 1;
-            }
-            before += 1;
-        }
-        chunk += 1;
-    }
-    table
-};
 
 /// The next set of as many cells in colex order (Gosper's hack).
 fn next_set(set: u32) -> u32 {
@@ -306,19 +255,6 @@ mod tests {
         let j = (i..cells.len()).rev().find(|&j| cells[j] > cells[i - 1]).unwrap_or(i);
         cells.swap(i - 1, j);
         cells[i..].reverse();
-    }
-
-    #[test]
-    fn colex_ranks_from_the_chunk_tables_are_the_sums_of_binomials() {
-        for (tiles, &sets) in BINOMIAL[CELLS].iter().enumerate().skip(1) {
-            let mut set = (1u32 << tiles) - 1;
-            for expected in 0..sets as usize {
-                let cells = (0..CELLS).filter(|&cell| set >> cell & 1 != 0);
-                let sum: usize = cells.enumerate().map(|(i, cell)| BINOMIAL[cell][i + 1] as usize).sum();
-                assert_eq!((colex(set), sum), (expected, expected), "{set:#b}");
-                set = next_set(set);
-            }
-        }
     }
 
     #[test]
