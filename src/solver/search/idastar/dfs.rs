@@ -186,8 +186,15 @@ pub const START: u32 = duplicates::START;
 pub enum Outcome {
     /// A path to the goal, from the starting node, as indices into [`Direction::ALL`].
     Found(Vec<u8>),
-    /// No goal within the bound; the least f over it, `u64::MAX` if none was cut.
-    Cut(u64),
+    /// No goal within the bound.
+    Cut {
+        /// The least f over the bound, `u64::MAX` if none was cut.
+        f: u64,
+        /// The least h of the nodes entered below the start (`u32::MAX` if none): how close to
+        /// the goal the search came, which tells the next iteration where to look first (see
+        /// `split`).
+        closest: u32,
+    },
 }
 
 /// The search's bound and what it reports.
@@ -222,6 +229,7 @@ pub fn bounded<E: Estimator, T: Tally>(
     // parent's before it is known to be entered (see `Estimator::slide_within`).
     let mut depth = 1;
     let mut cut = u64::MAX;
+    let mut closest = u32::MAX;
     loop {
         let g = start.g + depth as u32 - 1;
         let frame = &mut stack[depth - 1];
@@ -252,6 +260,7 @@ pub fn bounded<E: Estimator, T: Tally>(
             continue;
         }
         let h = estimator.value(&child.memo);
+        closest = closest.min(h);
         puzzle.slide(from);
         puzzle.prefetch_children(estimator, &child.memo, direction);
         (child.next, child.last, child.state, child.limit) = (0, direction, state, limit(g + 1));
@@ -261,5 +270,5 @@ pub fn bounded<E: Estimator, T: Tally>(
         }
         tally.expand(proven, || u64::from(g + 1))?;
     }
-    Ok(Outcome::Cut(cut))
+    Ok(Outcome::Cut { f: cut, closest })
 }

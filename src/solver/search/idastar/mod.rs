@@ -144,6 +144,7 @@ where
     let mut proven = estimator.value(&memo).max(known.bound);
     let mut bound = weight.f(0, proven);
     let mut stack = Vec::new();
+    let mut history = split::History::default();
     let mut last_iteration = 0;
     let mut iteration_before = 0;
     let helpers: Helpers = meter.helpers().clone();
@@ -163,10 +164,11 @@ where
             }
         }
         let limits = Bound { f: bound, weight, proven };
-        let split = helpers.threads() > 0 && last_iteration >= split_after;
+        // Split with no helper too: the pieces are then searched nearest the goal first.
+        let split = last_iteration >= split_after;
         let mut iterate = |puzzle: &mut Puzzle, meter: &mut Meter<'_>| {
             if split {
-                split::iterate(puzzle, estimator, memo, limits, &helpers, meter)
+                split::iterate(puzzle, estimator, memo, limits, &helpers, &mut history, meter)
             } else {
                 let start = Start { memo, g: 0, last: ROOT, state: START };
                 dfs::bounded(puzzle, estimator, start, limits, meter, &mut stack)
@@ -197,10 +199,10 @@ where
                 let lower_bound = proven.max(weight.proven_by(path.len()));
                 return Ok(Found { path, lower_bound });
             }
-            Outcome::Cut(u64::MAX) => {
+            Outcome::Cut { f: u64::MAX, .. } => {
                 return Err(SearchError::Internal("IDA* exhausted the space of a solvable board".into()));
             }
-            Outcome::Cut(cut) => {
+            Outcome::Cut { f: cut, .. } => {
                 proven = proven.max(weight.proven_by_cut(cut));
                 bound = cut;
             }

@@ -4,9 +4,11 @@
 //! The search's own thread expands the top of the tree breadth-first, within the iteration's
 //! bound, until the layer holds enough nodes to share out ([`PIECES_PER_THREAD`] per thread);
 //! those nodes are the pieces. The search's thread and its helpers then take pieces off a shared
-//! counter, in depth-first order, and search each below its node with the ordinary bounded
-//! depth-first search (`dfs`). A piece is a few moves from the root, replayed on the taker's
-//! own copy of the board, so nothing but the counter, the least cut f and the answer is shared.
+//! counter, nearest the goal first (below), and search each below its node with the ordinary
+//! bounded depth-first search (`dfs`). A piece is a few moves from the root, replayed on the
+//! taker's own copy of the board, so nothing but the counter, the least cut f, each piece's
+//! least h and the answer is shared. A search with no helper splits its iterations all the same,
+//! for the order.
 //!
 //! A helper holds a lease on a core for each piece ([`Helpers::lend`]), and stops helping when
 //! none is free. The first path found ends the iteration: every thread checks a shared flag
@@ -14,13 +16,21 @@
 //! search's would be (the bound is the least f the last iteration cut, so no path is shorter), and
 //! with a weight it is within the weight of the minimum all the same.
 //!
+//! Nearest the goal first: each piece keeps the least h its search reached, and the next
+//! iteration's pieces (a layer at the same depth or above, as a higher bound widens the tree)
+//! take the least of the pieces below them, or their own h where the last iteration had none.
+//! An iteration that proves a bound searches every piece whatever their order, but the last one
+//! stops at its first path, and in depth-first order the pieces that hold one were often among
+//! the last. A path of the coming bound passes close to the goal, so the last iteration's search
+//! below it came close too (see the README, "Pieces nearest the goal first").
+//!
 //! Node counts: helpers add theirs to shared counters every [`CHECK_INTERVAL`] nodes, and stop
 //! once they have spent the node budget left; the search's thread folds their counts into its
 //! [`Meter`] as often, so the node budget, the clocks, the stop flag and progress reports cover
 //! every thread, and it keeps polling them while it waits for the helpers' last pieces.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::thread;
 use std::time::Duration;
 
@@ -43,19 +53,23 @@ const POLL: Duration = Duration::from_millis(2);
 struct Piece {
     moves: [u8; MAX_SPLIT_DEPTH],
     len: u8,
+    /// The least h known at or below the node: its own, or what a search below it reached.
+    closest: u32,
 }
 
 impl Piece {
-    const ROOT: Piece = Piece { moves: [0; MAX_SPLIT_DEPTH], len: 0 };
+    const ROOT: Piece = Piece { moves: [0; MAX_SPLIT_DEPTH], len: 0, closest: u32::MAX };
 
     fn moves(&self) -> &[u8] {
         &self.moves[..usize::from(self.len)]
     }
 
-    fn child(&self, direction: u8) -> Piece {
+    /// The child reached by `direction`, whose h is `h`.
+    fn child(&self, direction: u8, h: u32) -> Piece {
         let mut child = *self;
         child.moves[usize::from(self.len)] = direction;
         child.len += 1;
+        child.closest = h;
         child
     }
 
@@ -76,10 +90,51 @@ impl Piece {
     }
 }
 
+/// What one iteration leaves the next: its pieces, in the layer's order (the order of their
+/// moves), each with the least h its search reached. Empty before the first split iteration and
+/// after one that did not search every piece.
+#[derive(Default)]
+pub struct History {
+    pieces: Vec<Piece>,
+}
+
+impl History {
+    /// Sets each of `pieces` (a layer, in its order) to the least h the last iteration reached
+    /// below it, where that iteration searched there, and puts them nearest the goal first
+    /// (the layer's order among equals).
+    fn order(&self, pieces: &mut [Piece]) {
+        if let Some(depth) = self.pieces.first().map(|piece| usize::from(piece.len)) {
+            for piece in pieces.iter_mut() {
+                let prefix = &piece.moves()[..depth.min(usize::from(piece.len))];
+                let key = |old: &Piece| old.moves()[..prefix.len()].cmp(prefix);
+                let start = self.pieces.partition_point(|old| key(old).is_lt());
+                let end = self.pieces.partition_point(|old| key(old).is_le());
+                if let Some(closest) = self.pieces[start..end].iter().map(|old| old.closest).min() {
+                    piece.closest = closest;
+                }
+            }
+        }
+        pieces.sort_by_key(|piece| piece.closest);
+    }
+
+    /// Keeps `pieces`, every one searched, with the least h at or below each (`closest`).
+    fn keep(&mut self, mut pieces: Vec<Piece>, closest: &[AtomicU32]) {
+        for (piece, closest) in pieces.iter_mut().zip(closest) {
+            piece.closest = closest.load(Ordering::Relaxed);
+        }
+        pieces.sort_by(|a, b| a.moves().cmp(b.moves()));
+        self.pieces = pieces;
+    }
+}
+
 /// What the threads of one iteration share.
 struct Shared {
     /// The next piece to take.
     next: AtomicUsize,
+    /// For each piece, the least h its search reached.
+    closest: Vec<AtomicU32>,
+    /// Pieces searched to the end.
+    searched: AtomicUsize,
     /// The least f cut so far.
     cut: AtomicU64,
     /// The first path found, as moves from the root.
@@ -117,14 +172,16 @@ struct Iteration<'e, E: Estimator> {
 }
 
 /// Runs one iteration within `bound` from `root` (not the goal, and counted already) on the
-/// search's thread and up to `helpers` more. The iteration's outcome is the sequential search's:
-/// a path from the root, or the least f cut.
+/// search's thread and up to `helpers` more, its pieces ordered by `history`, which it then
+/// updates if it searched every piece. The iteration's outcome is the sequential search's: a
+/// path from the root, or the least f cut.
 pub fn iterate<E>(
     root: &Puzzle,
     estimator: &E,
     memo: E::Memo,
     bound: Bound,
     helpers: &Helpers,
+    history: &mut History,
     meter: &mut Meter<'_>,
 ) -> Result<Outcome, SearchError>
 where
@@ -132,9 +189,12 @@ where
     E::Memo: Send + Sync,
 {
     let iteration = Iteration { root, estimator, memo, bound };
-    let (pieces, cut) = layer(&iteration, (helpers.threads() + 1) * PIECES_PER_THREAD, meter)?;
+    let (mut pieces, cut) = layer(&iteration, (helpers.threads() + 1) * PIECES_PER_THREAD, meter)?;
+    history.order(&mut pieces);
     let shared = Shared {
         next: AtomicUsize::new(0),
+        closest: pieces.iter().map(|_| AtomicU32::new(u32::MAX)).collect(),
+        searched: AtomicUsize::new(0),
         cut: AtomicU64::new(cut),
         found: Mutex::new(None),
         done: AtomicBool::new(false),
@@ -173,7 +233,13 @@ where
     match (found, result.and(folded)) {
         (Some(path), _) => Ok(Outcome::Found(path)),
         (None, Err(error)) => Err(error),
-        (None, Ok(())) => Ok(Outcome::Cut(shared.cut.into_inner())),
+        (None, Ok(())) => {
+            let closest = shared.closest.iter().map(|slot| slot.load(Ordering::Relaxed)).min().unwrap_or(u32::MAX);
+            if shared.searched.into_inner() == pieces.len() {
+                history.keep(pieces, &shared.closest);
+            }
+            Ok(Outcome::Cut { f: shared.cut.into_inner(), closest })
+        }
     }
 }
 
@@ -206,7 +272,7 @@ fn layer<E: Estimator>(
                     Err(over) => cut = cut.min(weight.f(start.g + 1, over)),
                     Ok(_) => {
                         meter.expand(proven, || u64::from(start.g + 1))?;
-                        next.push(piece.child(direction));
+                        next.push(piece.child(direction, iteration.estimator.value(&child)));
                     }
                 }
             }
@@ -232,7 +298,8 @@ fn work<E: Estimator, T: Tally>(
     let mut stack = Vec::new();
     while !shared.is_done() {
         let Some(_lease) = lend() else { break };
-        let Some(piece) = pieces.get(shared.next.fetch_add(1, Ordering::Relaxed)) else { break };
+        let index = shared.next.fetch_add(1, Ordering::Relaxed);
+        let Some(piece) = pieces.get(index) else { break };
         let start = piece.enter(&mut puzzle, iteration.root, iteration.estimator, iteration.memo);
         if iteration.estimator.value(&start.memo) == 0 && puzzle.is_goal() {
             shared.found(piece.moves().to_vec());
@@ -243,8 +310,12 @@ fn work<E: Estimator, T: Tally>(
                 shared.found([piece.moves(), &path].concat());
                 break;
             }
-            Outcome::Cut(cut) => {
-                shared.cut.fetch_min(cut, Ordering::Relaxed);
+            Outcome::Cut { f, closest } => {
+                shared.cut.fetch_min(f, Ordering::Relaxed);
+                if let Some(slot) = shared.closest.get(index) {
+                    slot.store(closest.min(iteration.estimator.value(&start.memo)), Ordering::Relaxed);
+                }
+                shared.searched.fetch_add(1, Ordering::Relaxed);
             }
         }
     }
@@ -323,5 +394,53 @@ impl Tally for Share<'_> {
     #[inline]
     fn generate(&mut self) {
         self.generated += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The piece reached by `moves` from the root, whose own h is `h`.
+    fn piece(moves: &[u8], h: u32) -> Piece {
+        moves.iter().fold(Piece::ROOT, |piece, &direction| piece.child(direction, h))
+    }
+
+    /// `history` holding these pieces, as searched with the least h each reached.
+    fn searched(pieces: &[(&[u8], u32)]) -> History {
+        let mut history = History::default();
+        let closest: Vec<AtomicU32> = pieces.iter().map(|&(_, h)| AtomicU32::new(h)).collect();
+        history.keep(pieces.iter().map(|&(moves, _)| piece(moves, 99)).collect(), &closest);
+        history
+    }
+
+    fn order(history: &History, layer: &[(&[u8], u32)]) -> Vec<(Vec<u8>, u32)> {
+        let mut pieces: Vec<Piece> = layer.iter().map(|&(moves, h)| piece(moves, h)).collect();
+        history.order(&mut pieces);
+        pieces.iter().map(|piece| (piece.moves().to_vec(), piece.closest)).collect()
+    }
+
+    #[test]
+    fn a_layer_above_the_last_takes_the_least_h_below_each_piece_and_runs_nearest_first() {
+        // Kept out of order: `keep` sorts them by their moves.
+        let history = searched(&[(&[2, 3], 5), (&[0, 0], 30), (&[0, 1], 10), (&[1, 0], 20)]);
+        let layer: &[(&[u8], u32)] = &[(&[0], 40), (&[1], 41), (&[2], 42), (&[3], 43)];
+        let expected = [(vec![2], 5), (vec![0], 10), (vec![1], 20), (vec![3], 43)];
+        assert_eq!(order(&history, layer), expected, "[3] was cut last time: its own h");
+    }
+
+    #[test]
+    fn a_layer_below_the_last_takes_its_ancestors_h_and_keeps_the_layers_order_among_equals() {
+        let history = searched(&[(&[0], 10), (&[1], 7)]);
+        let layer: &[(&[u8], u32)] = &[(&[0, 1], 50), (&[0, 2], 50), (&[1, 3], 50), (&[2, 0], 3)];
+        let expected = [(vec![2, 0], 3), (vec![1, 3], 7), (vec![0, 1], 10), (vec![0, 2], 10)];
+        assert_eq!(order(&history, layer), expected);
+    }
+
+    #[test]
+    fn without_a_history_the_pieces_run_by_their_own_h() {
+        let layer: &[(&[u8], u32)] = &[(&[0], 12), (&[1], 11), (&[2], 12)];
+        let expected = [(vec![1], 11), (vec![0], 12), (vec![2], 12)];
+        assert_eq!(order(&History::default(), layer), expected);
     }
 }
