@@ -19,11 +19,8 @@
 //! out of time or nodes once a first solution is in hand is not an error here; the stop flag
 //! (the caller's cancel) still is.
 
-mod ahead;
 mod stages;
 mod window;
-
-use ahead::Ahead;
 
 use std::time::{Duration, Instant};
 
@@ -32,7 +29,6 @@ use crate::solver::heuristic::Estimator;
 use crate::solver::heuristic::linear_conflict::LinearConflict;
 use crate::solver::pdb::{PatternDatabases, with_heuristic};
 use crate::solver::search::constructive::{self, beam, shorten};
-use crate::solver::search::idastar::Interlude;
 use crate::solver::search::{Found, Weight, eight, idastar};
 use crate::solver::{Heuristic, Meter, SearchError};
 
@@ -126,7 +122,7 @@ pub fn solve(
     for forecast in [true, false] {
         meter.hold_bound(None);
         meter.forecast_iterations(forecast);
-        let proved = idastar::search_from(board, heuristic, databases, Weight::ONE, reached, &mut (), meter);
+        let proved = idastar::search_from(board, heuristic, databases, Weight::ONE, reached, meter);
         meter.forecast_iterations(false);
         match proved {
             Ok(optimal) => return Ok(optimal),
@@ -149,15 +145,17 @@ pub fn solve(
 
 /// MINIMUM by IDA* on a board of 5×5 or larger: a FAST path first, whose length every progress
 /// report then carries as the best known, then `optimal`, an IDA* that stops once its bound
-/// reaches the best length known, when that path is proven shortest and is the answer. On a 5×5
-/// with its pattern databases, ANYTIME's improvement takes turns between the iterations to
-/// shorten the path to the threshold after the next (`ahead`), so that the last iteration
-/// need not run.
+/// reaches the best length known, when that path is proven shortest and is the answer.
+///
+/// ANYTIME's improvement no longer takes turns between the iterations to shorten that path so
+/// that the last iteration need not run: since IDA*'s pieces are searched nearest the goal first,
+/// the last iteration meets its path early, and the turns cost more than they saved (see the
+/// README, "The turns dropped").
 pub fn minimum(
     board: &Board,
     five: Option<&PatternDatabases>,
     meter: &mut Meter<'_>,
-    optimal: impl FnOnce(&mut Meter<'_>, &mut dyn Interlude) -> Result<Found, SearchError>,
+    optimal: impl FnOnce(&mut Meter<'_>) -> Result<Found, SearchError>,
 ) -> Result<Found, SearchError> {
     let estimator = LinearConflict::new(board.dimension());
     meter.hold_bound(Some(estimator.value(&estimator.start(board.tiles()))));
@@ -169,9 +167,8 @@ pub fn minimum(
         return Ok(Found::optimal(first.path));
     }
     meter.settle_on_best();
-    let mut ahead = Ahead::new(board, first, five);
-    match optimal(meter, &mut ahead) {
-        Err(SearchError::BoundReached { .. }) => Ok(Found::optimal(ahead.into_path())),
+    match optimal(meter) {
+        Err(SearchError::BoundReached { .. }) => Ok(Found::optimal(first.path)),
         searched => searched,
     }
 }
@@ -207,10 +204,6 @@ enum TurnEnd {
     Open,
     /// This instant: ANYTIME's share of the time before its proof.
     At(Instant),
-    /// This many more expansions: MINIMUM's turns between IDA*'s iterations ([`ahead`]),
-    /// counted in work rather than time so that a board gets the same turns, and the same
-    /// answer in the same nodes, however busy the machine is.
-    After(u64),
 }
 
 impl Improvement {
@@ -242,7 +235,6 @@ impl Improvement {
         let improved = match end {
             TurnEnd::Open => improving(meter),
             TurnEnd::At(until) => meter.with_time_until(until, improving),
-            TurnEnd::After(nodes) => meter.with_node_allowance(nodes, improving),
         };
         match improved {
             Err(error) if !ends_improvement(&error) => Err(error),
@@ -322,7 +314,7 @@ impl Improvement {
         meter: &mut Meter<'_>,
     ) -> Result<(), SearchError> {
         let widest = usize::try_from(meter.max_memory_bytes() / BEAM_BYTES_PER_WIDTH).unwrap_or(usize::MAX);
-        while self.beam <= widest && !best.is_done() {
+        while self.beam <= widest && !best.is_proven() {
             if meter.time_left().is_some_and(|left| left < self.last_beam.mul_f64(BEAM_GROWTH))
                 || (meter.nodes_left() as f64) < self.last_beam_nodes as f64 * BEAM_NODES_GROWTH
             {
@@ -347,7 +339,7 @@ impl Improvement {
     /// Passes of windows over the best path, [`FIRST_WINDOW`] moves long while they shorten
     /// it, then longer, until windows of [`LONGEST_WINDOW`] moves shorten nothing.
     fn windows(&mut self, best: &mut Best<'_>, meter: &mut Meter<'_>) -> Result<(), SearchError> {
-        while self.window <= LONGEST_WINDOW && !best.is_done() {
+        while self.window <= LONGEST_WINDOW && !best.is_proven() {
             let mut path = best.found.path.clone();
             let board = best.board;
             let mut report = |path: &[Direction], meter: &mut Meter<'_>| best.offer(path.to_vec(), meter);
@@ -378,24 +370,13 @@ impl Improvement {
 struct Best<'a> {
     board: &'a Board,
     found: Found,
-    /// Whether each shorter path goes to the progress callback as a solution (ANYTIME), or only
-    /// its length to the reports, as the best known (MINIMUM's turns [`ahead`]).
-    report: bool,
-    /// A length at which the improvement stops, short of the bound proven: in MINIMUM, the
-    /// IDA* threshold after the next (see [`ahead`]); 0 in ANYTIME.
-    enough: u32,
 }
 
 impl<'a> Best<'a> {
     /// `first`, handed out as the first solution.
     fn new(board: &'a Board, first: Found, meter: &mut Meter<'_>) -> Result<Best<'a>, SearchError> {
         meter.improved(board, &first)?;
-        Ok(Best { board, found: first, report: true, enough: 0 })
-    }
-
-    /// `first`, whose length the reports carry already; shorter paths only change that length.
-    fn quiet(board: &'a Board, first: Found) -> Best<'a> {
-        Best { board, found: first, report: false, enough: 0 }
+        Ok(Best { board, found: first })
     }
 
     fn moves(&self) -> u32 {
@@ -407,22 +388,12 @@ impl<'a> Best<'a> {
         self.found.lower_bound >= self.moves()
     }
 
-    /// Whether the improvement has nothing left to do: the path is proven shortest, or as short
-    /// as [`Best::enough`].
-    fn is_done(&self) -> bool {
-        self.is_proven() || self.moves() <= self.enough
-    }
-
     /// Takes `path` and hands it out if it is shorter than the best.
     fn offer(&mut self, path: Vec<Direction>, meter: &mut Meter<'_>) -> Result<(), SearchError> {
         if path.len() < self.found.path.len() {
             self.found.path = path;
             self.found.lower_bound = self.found.lower_bound.max(meter.proven()).min(self.moves());
-            if self.report {
-                meter.improved(self.board, &self.found)?;
-            } else {
-                meter.best_moves = self.moves();
-            }
+            meter.improved(self.board, &self.found)?;
         }
         Ok(())
     }

@@ -8,15 +8,11 @@
 //!
 //! `dfs` is the depth-first search of one iteration, with the fast inner loop; `duplicates` is
 //! the machine that keeps it off move sequences with a shorter (or earlier) equivalent; `split`
-//! spreads a big iteration over the search's [`Helpers`], the cores it may borrow. A caller may
-//! run work of its own between two iterations (an [`Interlude`]).
+//! spreads a big iteration over the search's [`Helpers`], the cores it may borrow.
 
 mod dfs;
 mod duplicates;
-mod interlude;
 mod split;
-
-pub use interlude::Interlude;
 
 use dfs::{Bound, Outcome, Puzzle, ROOT, START, Start};
 
@@ -49,24 +45,22 @@ pub fn search(
     weight: Weight,
     meter: &mut Meter<'_>,
 ) -> Result<Found, SearchError> {
-    search_from(board, heuristic, databases, weight, 0, &mut (), meter)
+    search_from(board, heuristic, databases, weight, 0, meter)
 }
 
 /// [`search`], knowing that `board` is at least `known` moves from the goal: the iterations
 /// below it are skipped. A search stopped and started again (ANYTIME's proof) resumes where it
-/// stopped instead of repeating the iterations it finished. `interlude` runs before each
-/// iteration from the third on, and may have the iteration probed first (see [`Interlude`]).
+/// stopped instead of repeating the iterations it finished.
 pub fn search_from(
     board: &Board,
     heuristic: Heuristic,
     databases: Option<&PatternDatabases>,
     weight: Weight,
     known: u32,
-    interlude: &mut dyn Interlude,
     meter: &mut Meter<'_>,
 ) -> Result<Found, SearchError> {
     let n = board.dimension();
-    let start = Known { bound: known, interlude };
+    let start = known;
     match heuristic {
         Heuristic::Hamming => run(board, &Hamming, weight, start, meter),
         Heuristic::Manhattan => run(board, &Manhattan::new(n), weight, start, meter),
@@ -94,13 +88,6 @@ pub fn search_from(
 /// split, and the ones before it, 40 % of its nodes, ran on one core.)
 pub const SPLIT_AFTER: u64 = 1 << 16;
 
-/// What a search starts from besides its board: the bound known, and the caller's work between
-/// iterations.
-struct Known<'i> {
-    bound: u32,
-    interlude: &'i mut dyn Interlude,
-}
-
 /// The least growth from one iteration to the next that a forecast assumes (see
 /// [`Meter::iteration_in_reach`]): the ratio of the last two iterations' nodes, but never less,
 /// since one iteration is rarely under twice the one before on the boards the proof runs on.
@@ -109,13 +96,7 @@ const MIN_GROWTH: f64 = 2.0;
 /// IDA* with f = g + weight·h from a bound of at least `known`, run by [`search_from`] with
 /// each estimator. Iterations big enough ([`SPLIT_AFTER`]) run on the search's thread and the
 /// meter's [`Helpers`] (see `split`).
-fn run<E>(
-    board: &Board,
-    estimator: &E,
-    weight: Weight,
-    known: Known<'_>,
-    meter: &mut Meter<'_>,
-) -> Result<Found, SearchError>
+fn run<E>(board: &Board, estimator: &E, weight: Weight, known: u32, meter: &mut Meter<'_>) -> Result<Found, SearchError>
 where
     E: Estimator + Sync,
     E::Memo: Send + Sync,
@@ -128,7 +109,7 @@ fn run_splitting_after<E>(
     board: &Board,
     estimator: &E,
     weight: Weight,
-    known: Known<'_>,
+    known: u32,
     meter: &mut Meter<'_>,
     split_after: u64,
 ) -> Result<Found, SearchError>
@@ -141,7 +122,7 @@ where
         return Ok(Found::optimal(Vec::new()));
     }
     let memo = estimator.start(puzzle.tiles());
-    let mut proven = estimator.value(&memo).max(known.bound);
+    let mut proven = estimator.value(&memo).max(known);
     let mut bound = weight.f(0, proven);
     let mut stack = Vec::new();
     let mut history = split::History::default();
@@ -153,45 +134,18 @@ where
             return Err(SearchError::BoundReached { bound: proven });
         }
         meter.expand(proven, || 0)?;
-        let mut probe = None;
         if iteration_before > 0 {
             let growth = (last_iteration as f64 / iteration_before as f64).max(MIN_GROWTH);
-            let forecast = (last_iteration as f64 * growth) as u64;
-            meter.iteration_in_reach(proven, forecast)?;
-            probe = known.interlude.before_iteration(proven, forecast, meter)?;
-            if meter.settled(proven) {
-                return Err(SearchError::BoundReached { bound: proven });
-            }
+            meter.iteration_in_reach(proven, (last_iteration as f64 * growth) as u64)?;
         }
         let limits = Bound { f: bound, weight, proven };
+        let before = meter.expanded;
         // Split with no helper too: the pieces are then searched nearest the goal first.
-        let split = last_iteration >= split_after;
-        let mut iterate = |puzzle: &mut Puzzle, meter: &mut Meter<'_>| {
-            if split {
-                split::iterate(puzzle, estimator, memo, limits, &helpers, &mut history, meter)
-            } else {
-                let start = Start { memo, g: 0, last: ROOT, state: START };
-                dfs::bounded(puzzle, estimator, start, limits, meter, &mut stack)
-            }
-        };
-        let mut probed = None;
-        let mut before = meter.expanded;
-        if let Some(nodes) = probe {
-            // The probe may stop deep in the tree: it runs on a copy of the root.
-            match meter.within_node_allowance(nodes, |meter| iterate(&mut puzzle.clone(), meter))? {
-                None => {
-                    known.interlude.after_probe(proven, meter)?;
-                    if meter.settled(proven) {
-                        return Err(SearchError::BoundReached { bound: proven });
-                    }
-                    before = meter.expanded;
-                }
-                ended => probed = ended,
-            }
-        }
-        let outcome = match probed {
-            Some(outcome) => outcome,
-            None => iterate(&mut puzzle, meter)?,
+        let outcome = if last_iteration >= split_after {
+            split::iterate(&puzzle, estimator, memo, limits, &helpers, &mut history, meter)?
+        } else {
+            let start = Start { memo, g: 0, last: ROOT, state: START };
+            dfs::bounded(&mut puzzle, estimator, start, limits, meter, &mut stack)?
         };
         match outcome {
             Outcome::Found(moves) => {
@@ -271,7 +225,7 @@ mod tests {
         let mut progress = NoProgress;
         let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, stop);
         let estimator = LinearConflict::new(board.dimension());
-        run_splitting_after(board, &estimator, weight, Known { bound: 0, interlude: &mut () }, &mut meter, 0)
+        run_splitting_after(board, &estimator, weight, 0, &mut meter, 0)
     }
 
     #[test]
@@ -284,8 +238,8 @@ mod tests {
         for known in [0, 50] {
             let mut progress = NoProgress;
             let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, &stop);
-            let found = search_from(&board, Heuristic::LinearConflict, None, Weight::ONE, known, &mut (), &mut meter)
-                .expect("solves");
+            let found =
+                search_from(&board, Heuristic::LinearConflict, None, Weight::ONE, known, &mut meter).expect("solves");
             assert_eq!((found.path.len(), found.lower_bound), (52, 52), "from {known}");
             assert!(reaches_goal(&board, &found.path), "from {known}");
             nodes.push(meter.expanded);
@@ -293,107 +247,29 @@ mod tests {
         assert!(nodes[1] < nodes[0], "from 50: {} nodes, from the heuristic: {}", nodes[1], nodes[0]);
     }
 
-    /// Records the bounds it is called with, and at bound `at` makes `moves` the best length
-    /// known, as a path found between iterations would.
-    struct Knows {
-        at: u32,
-        moves: u32,
-        bounds: Vec<u32>,
-    }
-
-    impl Interlude for Knows {
-        fn before_iteration(
-            &mut self,
-            bound: u32,
-            nodes: u64,
-            meter: &mut Meter<'_>,
-        ) -> Result<Option<u64>, SearchError> {
-            assert!(nodes > 0, "a forecast of the iteration");
-            self.bounds.push(bound);
-            if bound == self.at {
-                meter.best_moves = self.moves;
-            }
-            Ok(None)
-        }
-    }
-
     #[test]
-    fn an_interlude_runs_between_iterations_and_a_best_it_finds_ends_the_search() {
+    fn a_best_length_known_ends_the_search_once_the_bound_reaches_it() {
         let board = sample("4x4-52.txt");
         let options = Options::default();
         let plan = crate::solver::Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict };
         let stop = Stop::new();
-        let run = |interlude: &mut dyn Interlude| {
+        let run = |best: Option<u32>| {
             let mut progress = NoProgress;
             let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, &stop);
-            meter.settle_on_best();
-            let searched = search_from(&board, Heuristic::LinearConflict, None, Weight::ONE, 0, interlude, &mut meter);
+            if let Some(best) = best {
+                meter.best_moves = best;
+                meter.settle_on_best();
+            }
+            let searched = search_from(&board, Heuristic::LinearConflict, None, Weight::ONE, 0, &mut meter);
             (searched, meter.expanded)
         };
-        let (alone, alone_nodes) = run(&mut ());
+        let (alone, alone_nodes) = run(None);
         assert_eq!(alone.expect("solves").path.len(), 52);
-        // A 52-move path known before the iteration at 50: that iteration fails and proves it.
-        let mut knows = Knows { at: 50, moves: 52, bounds: Vec::new() };
-        let (searched, nodes) = run(&mut knows);
+        // A 52-move path in hand: the iteration at 50 fails and proves it, and the one at 52
+        // does not run.
+        let (searched, nodes) = run(Some(52));
         assert_eq!(searched, Err(SearchError::BoundReached { bound: 52 }));
         assert!(nodes < alone_nodes, "{nodes} nodes, {alone_nodes} without the last iteration skipped");
-        assert!(knows.bounds.len() >= 2 && knows.bounds.ends_with(&[50]), "{:?}", knows.bounds);
-        assert!(knows.bounds.windows(2).all(|pair| pair[1] == pair[0] + 2), "{:?}", knows.bounds);
-        // One as long as the bound about to run: that iteration does not run either.
-        let (searched, _) = run(&mut Knows { at: 50, moves: 50, bounds: Vec::new() });
-        assert_eq!(searched, Err(SearchError::BoundReached { bound: 50 }));
-    }
-
-    /// Asks for a probe of `probe` nodes before the iteration at `at`, records the bounds
-    /// its probes ended at, and makes `moves` the best length known after one, when given.
-    struct Probes {
-        at: u32,
-        probe: u64,
-        moves: Option<u32>,
-        ended: Vec<u32>,
-    }
-
-    impl Interlude for Probes {
-        fn before_iteration(&mut self, bound: u32, _: u64, _: &mut Meter<'_>) -> Result<Option<u64>, SearchError> {
-            Ok((bound == self.at).then_some(self.probe))
-        }
-
-        fn after_probe(&mut self, bound: u32, meter: &mut Meter<'_>) -> Result<(), SearchError> {
-            self.ended.push(bound);
-            if let Some(moves) = self.moves {
-                meter.best_moves = moves;
-            }
-            Ok(())
-        }
-    }
-
-    #[test]
-    fn a_probe_that_ends_nothing_hands_over_and_the_iteration_runs_again_in_full() {
-        let board = sample("4x4-52.txt");
-        let plan = crate::solver::Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict };
-        let options = Options::default();
-        let stop = Stop::new();
-        let run = |probes: &mut Probes| {
-            let mut progress = NoProgress;
-            let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, &stop);
-            meter.settle_on_best();
-            let searched = search_from(&board, Heuristic::LinearConflict, None, Weight::ONE, 0, probes, &mut meter);
-            (searched, meter.expanded)
-        };
-        let probes = |probe, moves| Probes { at: 52, probe, moves, ended: Vec::new() };
-        let (alone, alone_nodes) = run(&mut probes(u64::MAX, None));
-        assert_eq!(alone.expect("solves").path.len(), 52, "a probe as long as the iteration is the iteration");
-        // A probe of ten nodes ends nothing; the iteration then runs from its start.
-        let mut short = probes(10, None);
-        let (found, nodes) = run(&mut short);
-        let path = found.expect("solves").path;
-        assert_eq!((path.len(), short.ended.as_slice()), (52, &[52][..]));
-        assert!(reaches_goal(&board, &path));
-        assert_eq!(nodes, alone_nodes + 10, "the probe's nodes are spent again");
-        // A path as long as the bound found after the probe ends the search there.
-        let (searched, nodes) = run(&mut probes(10, Some(52)));
-        assert_eq!(searched, Err(SearchError::BoundReached { bound: 52 }));
-        assert!(nodes < alone_nodes);
     }
 
     #[test]
