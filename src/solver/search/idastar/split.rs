@@ -91,8 +91,8 @@ impl Piece {
 }
 
 /// What one iteration leaves the next: its pieces, in the layer's order (the order of their
-/// moves), each with the least h its search reached. Empty before the first split iteration and
-/// after one that did not search every piece.
+/// moves), each with the least h its search reached. Empty before the first split iteration; an
+/// iteration that did not search every piece leaves the one before it in place.
 #[derive(Default)]
 pub struct History {
     pieces: Vec<Piece>,
