@@ -23,6 +23,10 @@ pub const CHECK_INTERVAL: u64 = 4096;
 /// board's parity, so the next length after the threshold is two more.
 const LAST_GAP: u32 = 2;
 
+/// How far under the best solution known an IDA* threshold is when [`Meter::skip_to`] takes
+/// the next one instead: two iterations, each two moves, since a path has its board's parity.
+const SKIP: u32 = 4;
+
 /// How long the node rate is measured before an iteration's time is forecast from it (see
 /// [`Meter::iteration_in_reach`]): the first iterations are too small to time.
 const FORECAST_AFTER: Duration = Duration::from_millis(100);
@@ -280,6 +284,25 @@ impl<'a> Meter<'a> {
     /// [`Meter::hold_bound`]) proves nothing about the root, so it never settles.
     pub fn settled(&self, bound: u32) -> bool {
         self.settle && self.held.is_none() && self.best_moves != 0 && bound >= self.best_moves
+    }
+
+    /// The threshold IDA* may search at instead of `bound`, the next one it would take: two
+    /// under the best solution known when `bound` is four under it, and `bound` otherwise.
+    ///
+    /// Once IDA* settles on that solution (see [`Meter::settle_on_best`]), the iteration two
+    /// under it is the proof: if it finds nothing, the solution is shortest, and the iteration at
+    /// `bound` before it, about a seventh of its nodes on the 24-puzzle, did nothing the proof
+    /// does not. If it finds a path, that path is shorter than the best, and the iteration at
+    /// `bound` then runs to tell whether one shorter still exists, as it would have anyway; only
+    /// the order of the two changes. Not while forecasts are on (see
+    /// [`Meter::forecast_iterations`]): a path found ahead and left unproven when the next
+    /// iteration is out of reach would be lost to ANYTIME's answer.
+    pub fn skip_to(&self, bound: u32) -> u32 {
+        if self.forecast.is_none() && self.settled(bound.saturating_add(SKIP)) {
+            bound.max(self.best_moves - SKIP / 2)
+        } else {
+            bound
+        }
     }
 
     /// Makes IDA* stop with [`SearchError::IterationOutOfReach`] before an iteration that would

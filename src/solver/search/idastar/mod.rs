@@ -129,16 +129,21 @@ where
     let mut last_iteration = 0;
     let mut iteration_before = 0;
     let helpers: Helpers = meter.helpers().clone();
+    // A path found by an iteration that skipped ahead (see `Meter::skip_to`), longer than the
+    // bound proven, while the iteration at that bound runs.
+    let mut ahead_path: Option<Vec<u8>> = None;
     loop {
         if meter.settled(proven) {
             return Err(SearchError::BoundReached { bound: proven });
         }
         meter.expand(proven, || 0)?;
+        let threshold = if weight == Weight::ONE && ahead_path.is_none() { meter.skip_to(proven) } else { proven };
         if iteration_before > 0 {
             let growth = (last_iteration as f64 / iteration_before as f64).max(MIN_GROWTH);
             meter.iteration_in_reach(proven, (last_iteration as f64 * growth) as u64)?;
         }
-        let limits = Bound { f: bound, weight, proven };
+        let f = if threshold > proven { weight.f(0, threshold) } else { bound };
+        let limits = Bound { f, weight, proven };
         let before = meter.expanded;
         // Split with no helper too: the pieces are then searched nearest the goal first.
         let outcome = if last_iteration >= split_after {
@@ -147,19 +152,31 @@ where
             let start = Start { memo, g: 0, last: ROOT, state: START };
             dfs::bounded(&mut puzzle, estimator, start, limits, meter, &mut stack)?
         };
-        match outcome {
-            Outcome::Found(moves) => {
-                let path: Vec<Direction> = moves.iter().map(|&index| Direction::ALL[usize::from(index)]).collect();
-                let lower_bound = proven.max(weight.proven_by(path.len()));
-                return Ok(Found { path, lower_bound });
+        let found = match outcome {
+            // Skipped ahead and found a path longer than the bound proven: the iteration at that
+            // bound runs next, and either finds a shorter path or proves this one.
+            Outcome::Found(moves) if threshold > proven && moves.len() as u32 > proven => {
+                ahead_path = Some(moves);
+                // The search left the puzzle at the goal.
+                puzzle = Puzzle::new(board);
+                None
             }
+            Outcome::Found(moves) => Some(moves),
             Outcome::Cut { f: u64::MAX, .. } => {
                 return Err(SearchError::Internal("IDA* exhausted the space of a solvable board".into()));
             }
             Outcome::Cut { f: cut, .. } => {
                 proven = proven.max(weight.proven_by_cut(cut));
                 bound = cut;
+                // No path under the new bound: a path found ahead that long is shortest (on a
+                // sliding-tile board, the first cut after it proves it: paths share a parity).
+                ahead_path.take_if(|moves| moves.len() as u32 <= proven)
             }
+        };
+        if let Some(moves) = found {
+            let path: Vec<Direction> = moves.iter().map(|&index| Direction::ALL[usize::from(index)]).collect();
+            let lower_bound = proven.max(weight.proven_by(path.len()));
+            return Ok(Found { path, lower_bound });
         }
         iteration_before = last_iteration;
         last_iteration = meter.expanded - before;
@@ -270,6 +287,48 @@ mod tests {
         let (searched, nodes) = run(Some(52));
         assert_eq!(searched, Err(SearchError::BoundReached { bound: 52 }));
         assert!(nodes < alone_nodes, "{nodes} nodes, {alone_nodes} without the last iteration skipped");
+    }
+
+    /// Searches the 52-move sample with linear conflict, a path of `best` moves in hand and the
+    /// search settled on it, forecasts on or off (on, with no clock, they only turn the skip off),
+    /// splitting every iteration or none: what the search gives and the nodes it took.
+    fn settled_on(best: u32, forecast: bool, split_after: u64) -> (Result<Found, SearchError>, u64) {
+        let board = sample("4x4-52.txt");
+        let plan = crate::solver::Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict };
+        let (options, stop, mut progress) = (Options::default(), Stop::new(), NoProgress);
+        let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, &stop);
+        meter.best_moves = best;
+        meter.settle_on_best();
+        meter.forecast_iterations(forecast);
+        let estimator = LinearConflict::new(board.dimension());
+        let searched = run_splitting_after(&board, &estimator, Weight::ONE, 0, &mut meter, split_after);
+        (searched, meter.expanded)
+    }
+
+    #[test]
+    fn a_shortest_path_in_hand_skips_the_iteration_under_the_proof() {
+        // With 52 moves in hand, the iteration at 48 is skipped: the one at 50 fails and proves
+        // the path shortest on its own.
+        for split_after in [0, u64::MAX] {
+            let (skipped, skipped_nodes) = settled_on(52, false, split_after);
+            let (stepped, stepped_nodes) = settled_on(52, true, split_after);
+            assert_eq!(skipped, Err(SearchError::BoundReached { bound: 52 }));
+            assert_eq!(stepped, Err(SearchError::BoundReached { bound: 52 }));
+            assert!(skipped_nodes < stepped_nodes, "{skipped_nodes} nodes skipping, {stepped_nodes} without");
+        }
+    }
+
+    #[test]
+    fn a_path_found_ahead_is_proven_or_bettered_by_the_iteration_under_it() {
+        // 54 or 56 moves in hand: the iteration that skips ahead finds a shorter path, and the
+        // ones under it, from the root again, prove it or find the 52-move one.
+        for (best, split_after) in [(54, 0), (56, 0), (54, u64::MAX), (56, u64::MAX)] {
+            let (searched, _) = settled_on(best, false, split_after);
+            let found = searched.expect("solves");
+            let case = format!("{best} in hand, splitting after {split_after}");
+            assert_eq!((found.path.len(), found.lower_bound), (52, 52), "{case}");
+            assert!(reaches_goal(&sample("4x4-52.txt"), &found.path), "{case}");
+        }
     }
 
     #[test]
