@@ -6,6 +6,11 @@
 //! first path found is at most w·C long, and a bound that failed proves C > bound / w. f is
 //! kept in thousandths of a move (see [`Weight`]); with w = 1 the search is plain IDA*.
 //!
+//! With a path in hand that the search is to stop at (MINIMUM's FAST path, see
+//! [`Meter::settle_on_best`]), the iteration four moves under it is skipped for the one two
+//! under it, the proof (see [`Meter::skip_to`]); a path that iteration meets instead waits
+//! for the iteration under it.
+//!
 //! `dfs` is the depth-first search of one iteration, with the fast inner loop; `duplicates` is
 //! the machine that keeps it off move sequences with a shorter (or earlier) equivalent; `split`
 //! spreads a big iteration over the search's [`Helpers`], the cores it may borrow.
