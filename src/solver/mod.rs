@@ -758,13 +758,13 @@ pub fn solve(
                 _ => Weight::ONE,
             };
             let databases = options.pattern_databases_for(board.dimension());
-            let optimal = |meter: &mut Meter<'_>| {
-                search::idastar::search_from(board, plan.heuristic, databases, weight, 0, meter)
+            let optimal = |meter: &mut Meter<'_>, interlude: &mut dyn search::idastar::Interlude| {
+                search::idastar::search_from(board, plan.heuristic, databases, weight, 0, interlude, meter)
             };
             if options.optimality == Optimality::Minimum && board.dimension() >= BEST_KNOWN_FROM {
                 search::anytime::minimum(board, options.pattern_databases_for(5), &mut meter, optimal)?
             } else {
-                optimal(&mut meter)?
+                optimal(&mut meter, &mut ())?
             }
         }
     };

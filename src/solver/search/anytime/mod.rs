@@ -20,6 +20,7 @@
 //! (the caller's cancel) still is.
 
 mod stages;
+mod wider;
 mod window;
 
 use std::time::{Duration, Instant};
@@ -29,6 +30,7 @@ use crate::solver::heuristic::Estimator;
 use crate::solver::heuristic::linear_conflict::LinearConflict;
 use crate::solver::pdb::{PatternDatabases, with_heuristic};
 use crate::solver::search::constructive::{self, beam, shorten};
+use crate::solver::search::idastar::Interlude;
 use crate::solver::search::{Found, Weight, eight, idastar};
 use crate::solver::{Heuristic, Meter, SearchError};
 
@@ -122,7 +124,7 @@ pub fn solve(
     for forecast in [true, false] {
         meter.hold_bound(None);
         meter.forecast_iterations(forecast);
-        let proved = idastar::search_from(board, heuristic, databases, Weight::ONE, reached, meter);
+        let proved = idastar::search_from(board, heuristic, databases, Weight::ONE, reached, &mut (), meter);
         meter.forecast_iterations(false);
         match proved {
             Ok(optimal) => return Ok(optimal),
@@ -147,15 +149,16 @@ pub fn solve(
 /// report then carries as the best known, then `optimal`, an IDA* that stops once its bound
 /// reaches the best length known, when that path is proven shortest and is the answer.
 ///
-/// ANYTIME's improvement no longer takes turns between the iterations to shorten that path so
-/// that the last iteration need not run: since IDA*'s pieces are searched nearest the goal first,
-/// the last iteration meets its path early, and the turns cost more than they saved (see the
-/// README, "The turns dropped").
+/// Between IDA*'s iterations, once they grow long, one wider beam (`wider::WiderBeam`) looks
+/// for a shorter path than FAST's, so that IDA* can skip the iteration under its proof. The
+/// improvement's turns between iterations that aimed at sparing the last iteration are gone:
+/// since IDA*'s pieces are searched nearest the goal first, the last iteration meets its path
+/// early, and the turns cost more than they saved (see the README, "The turns dropped").
 pub fn minimum(
     board: &Board,
     five: Option<&PatternDatabases>,
     meter: &mut Meter<'_>,
-    optimal: impl FnOnce(&mut Meter<'_>) -> Result<Found, SearchError>,
+    optimal: impl FnOnce(&mut Meter<'_>, &mut dyn Interlude) -> Result<Found, SearchError>,
 ) -> Result<Found, SearchError> {
     let estimator = LinearConflict::new(board.dimension());
     meter.hold_bound(Some(estimator.value(&estimator.start(board.tiles()))));
@@ -167,8 +170,9 @@ pub fn minimum(
         return Ok(Found::optimal(first.path));
     }
     meter.settle_on_best();
-    match optimal(meter) {
-        Err(SearchError::BoundReached { .. }) => Ok(Found::optimal(first.path)),
+    let mut wider = wider::WiderBeam::new(board, five, first.path);
+    match optimal(meter, &mut wider) {
+        Err(SearchError::BoundReached { .. }) => Ok(Found::optimal(wider.into_path())),
         searched => searched,
     }
 }

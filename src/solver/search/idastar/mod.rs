@@ -9,7 +9,9 @@
 //! With a path in hand that the search is to stop at (MINIMUM's FAST path, see
 //! [`Meter::settle_on_best`]), the iteration four moves under it is skipped for the one two
 //! under it, the proof (see [`Meter::skip_to`]); a path that iteration meets instead waits
-//! for the iteration under it.
+//! for the iteration under it. A caller may run work of its own between two iterations (an
+//! [`Interlude`]), such as MINIMUM's wider beam, which looks for a shorter path in time for
+//! the skip.
 //!
 //! `dfs` is the depth-first search of one iteration, with the fast inner loop; `duplicates` is
 //! the machine that keeps it off move sequences with a shorter (or earlier) equivalent; `split`
@@ -17,7 +19,10 @@
 
 mod dfs;
 mod duplicates;
+mod interlude;
 mod split;
+
+pub use interlude::Interlude;
 
 use dfs::{Bound, Outcome, Puzzle, ROOT, START, Start};
 
@@ -50,22 +55,24 @@ pub fn search(
     weight: Weight,
     meter: &mut Meter<'_>,
 ) -> Result<Found, SearchError> {
-    search_from(board, heuristic, databases, weight, 0, meter)
+    search_from(board, heuristic, databases, weight, 0, &mut (), meter)
 }
 
 /// [`search`], knowing that `board` is at least `known` moves from the goal: the iterations
 /// below it are skipped. A search stopped and started again (ANYTIME's proof) resumes where it
-/// stopped instead of repeating the iterations it finished.
+/// stopped instead of repeating the iterations it finished. `interlude` runs before each
+/// iteration from the second on (see [`Interlude`]).
 pub fn search_from(
     board: &Board,
     heuristic: Heuristic,
     databases: Option<&PatternDatabases>,
     weight: Weight,
     known: u32,
+    interlude: &mut dyn Interlude,
     meter: &mut Meter<'_>,
 ) -> Result<Found, SearchError> {
     let n = board.dimension();
-    let start = known;
+    let start = Known { bound: known, interlude };
     match heuristic {
         Heuristic::Hamming => run(board, &Hamming, weight, start, meter),
         Heuristic::Manhattan => run(board, &Manhattan::new(n), weight, start, meter),
@@ -93,6 +100,13 @@ pub fn search_from(
 /// split, and the ones before it, 40 % of its nodes, ran on one core.)
 pub const SPLIT_AFTER: u64 = 1 << 16;
 
+/// What a search starts from besides its board: the bound known, and the caller's work between
+/// iterations.
+struct Known<'i> {
+    bound: u32,
+    interlude: &'i mut dyn Interlude,
+}
+
 /// The least growth from one iteration to the next that a forecast assumes (see
 /// [`Meter::iteration_in_reach`]): the ratio of the last two iterations' nodes, but never less,
 /// since one iteration is rarely under twice the one before on the boards the proof runs on.
@@ -101,7 +115,13 @@ const MIN_GROWTH: f64 = 2.0;
 /// IDA* with f = g + weight·h from a bound of at least `known`, run by [`search_from`] with
 /// each estimator. Iterations big enough ([`SPLIT_AFTER`]) run on the search's thread and the
 /// meter's [`Helpers`] (see `split`).
-fn run<E>(board: &Board, estimator: &E, weight: Weight, known: u32, meter: &mut Meter<'_>) -> Result<Found, SearchError>
+fn run<E>(
+    board: &Board,
+    estimator: &E,
+    weight: Weight,
+    known: Known<'_>,
+    meter: &mut Meter<'_>,
+) -> Result<Found, SearchError>
 where
     E: Estimator + Sync,
     E::Memo: Send + Sync,
@@ -114,7 +134,7 @@ fn run_splitting_after<E>(
     board: &Board,
     estimator: &E,
     weight: Weight,
-    known: u32,
+    known: Known<'_>,
     meter: &mut Meter<'_>,
     split_after: u64,
 ) -> Result<Found, SearchError>
@@ -127,7 +147,7 @@ where
         return Ok(Found::optimal(Vec::new()));
     }
     let memo = estimator.start(puzzle.tiles());
-    let mut proven = estimator.value(&memo).max(known);
+    let mut proven = estimator.value(&memo).max(known.bound);
     let mut bound = weight.f(0, proven);
     let mut stack = Vec::new();
     let mut history = split::History::default();
@@ -142,6 +162,12 @@ where
             return Err(SearchError::BoundReached { bound: proven });
         }
         meter.expand(proven, || 0)?;
+        if last_iteration > 0 && ahead_path.is_none() {
+            known.interlude.before_iteration(proven, last_iteration, meter)?;
+            if meter.settled(proven) {
+                return Err(SearchError::BoundReached { bound: proven });
+            }
+        }
         let threshold = if weight == Weight::ONE && ahead_path.is_none() { meter.skip_to(proven) } else { proven };
         if iteration_before > 0 {
             let growth = (last_iteration as f64 / iteration_before as f64).max(MIN_GROWTH);
@@ -247,7 +273,7 @@ mod tests {
         let mut progress = NoProgress;
         let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, stop);
         let estimator = LinearConflict::new(board.dimension());
-        run_splitting_after(board, &estimator, weight, 0, &mut meter, 0)
+        run_splitting_after(board, &estimator, weight, Known { bound: 0, interlude: &mut () }, &mut meter, 0)
     }
 
     #[test]
@@ -260,8 +286,8 @@ mod tests {
         for known in [0, 50] {
             let mut progress = NoProgress;
             let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, &stop);
-            let found =
-                search_from(&board, Heuristic::LinearConflict, None, Weight::ONE, known, &mut meter).expect("solves");
+            let found = search_from(&board, Heuristic::LinearConflict, None, Weight::ONE, known, &mut (), &mut meter)
+                .expect("solves");
             assert_eq!((found.path.len(), found.lower_bound), (52, 52), "from {known}");
             assert!(reaches_goal(&board, &found.path), "from {known}");
             nodes.push(meter.expanded);
@@ -282,7 +308,7 @@ mod tests {
                 meter.best_moves = best;
                 meter.settle_on_best();
             }
-            let searched = search_from(&board, Heuristic::LinearConflict, None, Weight::ONE, 0, &mut meter);
+            let searched = search_from(&board, Heuristic::LinearConflict, None, Weight::ONE, 0, &mut (), &mut meter);
             (searched, meter.expanded)
         };
         let (alone, alone_nodes) = run(None);
@@ -298,6 +324,16 @@ mod tests {
     /// search settled on it, forecasts on or off (on, with no clock, they only turn the skip off),
     /// splitting every iteration or none: what the search gives and the nodes it took.
     fn settled_on(best: u32, forecast: bool, split_after: u64) -> (Result<Found, SearchError>, u64) {
+        settled_with(best, forecast, split_after, &mut ())
+    }
+
+    /// [`settled_on`], with `interlude` between the iterations.
+    fn settled_with(
+        best: u32,
+        forecast: bool,
+        split_after: u64,
+        interlude: &mut dyn Interlude,
+    ) -> (Result<Found, SearchError>, u64) {
         let board = sample("4x4-52.txt");
         let plan = crate::solver::Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict };
         let (options, stop, mut progress) = (Options::default(), Stop::new(), NoProgress);
@@ -306,7 +342,14 @@ mod tests {
         meter.settle_on_best();
         meter.forecast_iterations(forecast);
         let estimator = LinearConflict::new(board.dimension());
-        let searched = run_splitting_after(&board, &estimator, Weight::ONE, 0, &mut meter, split_after);
+        let searched = run_splitting_after(
+            &board,
+            &estimator,
+            Weight::ONE,
+            Known { bound: 0, interlude },
+            &mut meter,
+            split_after,
+        );
         (searched, meter.expanded)
     }
 
@@ -320,6 +363,43 @@ mod tests {
             assert_eq!(skipped, Err(SearchError::BoundReached { bound: 52 }));
             assert_eq!(stepped, Err(SearchError::BoundReached { bound: 52 }));
             assert!(skipped_nodes < stepped_nodes, "{skipped_nodes} nodes skipping, {stepped_nodes} without");
+        }
+    }
+
+    /// An interlude that records its calls, and lowers the best known to `to` at the first.
+    struct Lowers {
+        to: u32,
+        calls: Vec<(u32, u64)>,
+    }
+
+    impl Interlude for Lowers {
+        fn before_iteration(&mut self, bound: u32, nodes: u64, meter: &mut Meter<'_>) -> Result<(), SearchError> {
+            self.calls.push((bound, nodes));
+            meter.best_moves = meter.best_moves.min(self.to);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_shorter_path_from_an_interlude_ends_the_search_sooner() {
+        for split_after in [0, u64::MAX] {
+            let (_, in_hand_nodes) = settled_on(52, false, split_after);
+            let (_, long_nodes) = settled_on(58, false, split_after);
+            let mut lowers = Lowers { to: 52, calls: Vec::new() };
+            let (searched, nodes) = settled_with(58, false, split_after, &mut lowers);
+            // Lowered from the second iteration on, the search takes the iterations it takes
+            // with 52 in hand: the one at 48 skipped, the one at 50 the proof.
+            assert_eq!(searched, Err(SearchError::BoundReached { bound: 52 }));
+            assert!(nodes < long_nodes, "{nodes} nodes, {long_nodes} with 58 in hand");
+            if split_after == u64::MAX {
+                assert_eq!(nodes, in_hand_nodes);
+            }
+            // Called before every iteration from the second, with the nodes of the one before.
+            let bounds: Vec<u32> = lowers.calls.iter().map(|&(bound, _)| bound).collect();
+            assert!(lowers.calls.iter().all(|&(_, nodes)| nodes > 0), "{:?}", lowers.calls);
+            assert!(bounds.windows(2).all(|pair| pair[1] == pair[0] + 2), "{bounds:?}");
+            // The last before the iteration at 48 that skips to 50, which proves 52.
+            assert_eq!(bounds.last(), Some(&48));
         }
     }
 
