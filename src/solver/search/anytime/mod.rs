@@ -201,6 +201,11 @@ struct Improvement {
     window: usize,
 }
 
+/// The widest 5×5 beam the meter's memory budget holds (see [`BEAM_BYTES_PER_WIDTH`]).
+fn widest_beam(meter: &Meter<'_>) -> usize {
+    usize::try_from(meter.max_memory_bytes() / BEAM_BYTES_PER_WIDTH).unwrap_or(usize::MAX)
+}
+
 /// What ends a turn of the improvement side besides the search's own clock and node budget.
 #[derive(Clone, Copy)]
 enum TurnEnd {
@@ -317,7 +322,7 @@ impl Improvement {
         databases: &PatternDatabases,
         meter: &mut Meter<'_>,
     ) -> Result<(), SearchError> {
-        let widest = usize::try_from(meter.max_memory_bytes() / BEAM_BYTES_PER_WIDTH).unwrap_or(usize::MAX);
+        let widest = widest_beam(meter);
         while self.beam <= widest && !best.is_proven() {
             if meter.time_left().is_some_and(|left| left < self.last_beam.mul_f64(BEAM_GROWTH))
                 || (meter.nodes_left() as f64) < self.last_beam_nodes as f64 * BEAM_NODES_GROWTH

@@ -15,7 +15,7 @@ use crate::solver::search::constructive::{self, beam};
 use crate::solver::search::idastar::Interlude;
 use crate::solver::{Meter, SearchError};
 
-use super::BEAM_BYTES_PER_WIDTH;
+use super::widest_beam;
 
 /// The beam's width: eight times FAST's, about 1.2 to 1.8 s and 70 MB on a 24-puzzle. On 23 of
 /// DeepCubeA's hardest boards whose FAST path is over the optimum, it found the optimum on 9; a
@@ -77,8 +77,7 @@ impl Interlude for WiderBeam<'_> {
         }
         self.done = true;
         // As ANYTIME's beams, never one wider than the memory budget holds.
-        let widest = usize::try_from(meter.max_memory_bytes() / BEAM_BYTES_PER_WIDTH).unwrap_or(usize::MAX);
-        let Some(databases) = self.databases.filter(|_| self.width <= widest) else { return Ok(()) };
+        let Some(databases) = self.databases.filter(|_| self.width <= widest_beam(meter)) else { return Ok(()) };
         // The beam's reports would carry its root's bound: IDA*'s stands while it runs.
         meter.hold_bound(Some(bound));
         // A shorter path has the board's parity: two moves shorter at least.
