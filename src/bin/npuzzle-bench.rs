@@ -108,8 +108,9 @@ struct Method {
     #[arg(long, value_name = "MEMORY", default_value = "mapped")]
     tables: TableMemory,
     /// The 4×4 pattern databases' partition: 7-8 (the strongest, built once in minutes) or
-    /// 6-6-3 (built in seconds); or a 5×5 one, 6-6-6-6+6-6-6-6 (the default for 5×5 boards,
-    /// built once in minutes) or Korf & Felner's 6-6-6-6 alone.
+    /// 6-6-3 (built in seconds); or a 5×5 one: 6-6-6-6+6-6-6-6+6-6-6-6+6-6-6-6 (the default for
+    /// 5×5 boards, built once in minutes), its first half 6-6-6-6+6-6-6-6, or Korf & Felner's
+    /// 6-6-6-6 alone.
     #[arg(long, default_value = "7-8")]
     partition: Partition,
     /// Load no pattern databases: 4×4 boards (and FAST's last 4×4) use linear conflict.
@@ -245,7 +246,7 @@ fn databases_for(dimensions: impl Iterator<Item = usize>, args: &Method) -> Resu
             let partition = match dimension {
                 _ if args.partition.dimension() == dimension => args.partition.clone(),
                 4 => Partition::seven_eight(),
-                _ => Partition::six_six_six_six_twice(),
+                _ => Partition::six_six_six_six_four_times(),
             };
             let started = Instant::now();
             let databases = PatternDatabases::load_or_build_as(&dir, &partition, args.tables)?;

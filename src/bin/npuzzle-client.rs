@@ -255,8 +255,8 @@ fn write_stdout(output: &str) -> anyhow::Result<()> {
 /// The pattern databases an in-process server gets: none unless the search can use them (a 4×4
 /// or 5×5 board, IDA* or the automatic choice); for 4×4, the partition asked for, else 7-8 when
 /// its file is already cached, else 6-6-3 (loaded, or built once in seconds); for 5×5, the
-/// 6-6-6-6 twice tables if they are cached. Loaded before solving, so the search uses them from its
-/// first node. If they cannot be had, the board is still solved, with linear conflict, after a
+/// catalogue of four 6-6-6-6 partitions if it is cached, else its first half. Loaded before
+/// solving, so the search uses them from its first node. If they cannot be had, the board is still solved, with linear conflict, after a
 /// note.
 fn embedded_databases(args: &Args, board: &Board) -> DatabaseSlot {
     let slot = DatabaseSlot::new();
@@ -266,7 +266,9 @@ fn embedded_databases(args: &Args, board: &Board) -> DatabaseSlot {
     }
     let loaded = match board.dimension() {
         4 => load_embedded_databases(args),
-        _ => load_cached_databases(args, &Partition::six_six_six_six_twice()),
+        // The catalogue's first half, if a server built only that before.
+        _ => load_cached_databases(args, &Partition::six_six_six_six_four_times())
+            .or_else(|error| load_cached_databases(args, &Partition::six_six_six_six_twice()).map_err(|_| error)),
     };
     match loaded {
         Ok(databases) => slot.fill(databases),

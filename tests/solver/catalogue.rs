@@ -1,7 +1,7 @@
 //! Catalogues of partitions: the bound is the largest of the groups' sums, each with its
 //! reflection, so it is admissible against exact distances and at least each group's bound; a
 //! slide updates it as a fresh evaluation would; a catalogue's file round-trips under its own
-//! name; the 5×5 catalogue reuses Korf & Felner's tables; bad catalogues are refused. Two 4×4
+//! name; the 5×5 catalogues reuse Korf & Felner's tables; bad catalogues are refused. Two 4×4
 //! groups of 5-tile patterns keep each build in milliseconds.
 
 use std::path::PathBuf;
@@ -84,14 +84,38 @@ fn the_five_by_five_catalogue_adds_two_tables_to_korf_and_felners() {
 }
 
 #[test]
-fn a_catalogue_has_one_or_two_groups_each_covering_every_tile() {
+fn the_five_by_five_catalogue_of_four_adds_four_tables_to_the_catalogue_of_two() {
+    let catalogue: Partition = "6-6-6-6+6-6-6-6+6-6-6-6+6-6-6-6".parse().expect("a built-in catalogue");
+    let two = Partition::six_six_six_six_twice();
+    assert_eq!(catalogue, Partition::six_six_six_six_four_times());
+    assert_eq!(catalogue.groups().count(), 4);
+    assert!(catalogue.groups().zip(two.groups()).all(|(group, first)| group == first), "the catalogue of two first");
+    let stored: Vec<&[u8]> = catalogue.stored().collect();
+    assert_eq!(stored[..4], two.stored().collect::<Vec<_>>()[..], "its four tables come first");
+    // The corner blocks of the new groups are read from Korf & Felner's table of blocks, and
+    // the fourth group's corner pattern from the second group's.
+    assert_eq!(
+        stored[4..],
+        [
+            &[5, 10, 15, 19, 20, 24][..],
+            &[3, 4, 8, 9, 13, 14][..],
+            &[1, 6, 11, 16, 21, 22][..],
+            &[2, 7, 12, 13, 17, 18][..]
+        ]
+    );
+    assert_eq!(catalogue.table_bytes(), 2 * two.table_bytes());
+}
+
+#[test]
+fn a_catalogue_has_one_to_four_groups_each_covering_every_tile() {
     let invalid = |groups| matches!(Partition::catalogue(4, groups), Err(PdbError::InvalidPartition(_)));
     assert!(invalid(vec![]));
-    assert!(invalid(vec![rows(), blocks(), rows()]), "three groups");
+    assert!(!invalid(vec![rows(), blocks(), rows(), blocks()]), "four groups");
+    assert!(invalid(vec![rows(), blocks(), rows(), blocks(), rows()]), "five groups");
     assert!(invalid(vec![rows(), blocks()[..2].to_vec()]), "a group without tiles 9 to 15");
     let mut twice = blocks();
     twice[0].push(15);
     assert!(invalid(vec![rows(), twice]), "tile 15 twice in a group");
     let singles: Vec<Vec<u8>> = (1..=15).map(|tile| vec![tile]).collect();
-    assert!(invalid(vec![rows(), singles]), "more than eight patterns");
+    assert!(invalid(vec![rows(), singles]), "more than sixteen patterns");
 }

@@ -15,20 +15,23 @@
 //! | 7-8 (the default) | 288 MB | 108 s on two quiet cores, 203 s of CPU (184 s on two cores shared with a load of about 3.5) | 1.27 GB | milliseconds mapped, 0.38 s the first time (the full checksum) | 286 MB |
 //! | 6-6-3 | 5.8 MB | 3.6 s of CPU (3.6 s wall, loaded machine) | 33 MB | 0.02 to 0.14 s | 9.5 MB |
 //! | 5×5 6-6-6-6 (zero-aware) | 351 MB | 60 s of CPU, 48 s wall (a byte an entry then: 596 MB) | 1.59 GB (then) | milliseconds mapped | |
-//! | 5×5 6-6-6-6 twice (the default) | 702 MB | 97 s of CPU, 53 s wall | 1.69 GB | milliseconds mapped | see the README |
+//! | 5×5 6-6-6-6 twice | 702 MB | 97 s of CPU, 53 s wall | 1.69 GB | milliseconds mapped | see the README |
+//! | 5×5 6-6-6-6 four times (the default) | 1.40 GB | 253 s of CPU, 132 s wall | 2.38 GB | milliseconds mapped | see the README |
 //!
 //! Every file holds its tables at four bits an entry (see `entry`). The 7-8 file holds the
 //! 8-tile and the 7-tile tables. A 5×5 6-6-6-6 file holds two 176 MB tables (the corner pattern
-//! and one 3×2 block, which serves the other two blocks and every reflection), the catalogue's
-//! two more (its second partition's patterns by the blank's corner), each: 25⁶ entries indexed
+//! and one 3×2 block, which serves the other two blocks and every reflection), the catalogue of
+//! two two more (its second partition's patterns by the blank's corner), the catalogue of four
+//! four more again (the patterns of its last two partitions that no table before serves), each:
+//! 25⁶ entries indexed
 //! directly (122 MB), whose entries with repeated cells are zero and never read (about half of
 //! them: the price of an index without a rank), then the 53.5 MB of the blank's pockets, a byte
 //! an entry (see [`regions`](super::regions)).
 //!
 //! A warm load maps the file and checks its header and size, and its checksum the first time
 //! (see `checked`); a cold build is the breadth-first search of `pdb_build` on every core. The 5×5 tables load or build on a thread of their own
-//! after the 4×4 ones; until they are ready, 5×5 boards use Korf & Felner's 6-6-6-6 if its file
-//! is cached already, else IDA* with linear conflict.
+//! after the 4×4 ones; until they are ready, 5×5 boards use the catalogue of two (or, for that
+//! one, Korf & Felner's 6-6-6-6) if its file is cached already, else IDA* with linear conflict.
 //!
 //! Cold start: a server runs [`DatabaseSlot::spawn_load_or_build`] at startup. When 7-8 is not
 //! cached, it first loads or builds the 6-6-3 tables (seconds) and serves with them, then builds
@@ -248,13 +251,17 @@ struct StandIn {
 }
 
 /// The tables to serve with while `partition` is built, if it is worth some: 6-6-3 (seconds to
-/// build) for 7-8 (minutes); for the 5×5 catalogue, Korf & Felner's 6-6-6-6 (its first group)
-/// when its file is already there, as on a server that served with it before the catalogue.
+/// build) for 7-8 (minutes); for a 5×5 catalogue, the one before it (its first half, or Korf &
+/// Felner's 6-6-6-6, its first group) when that file is already there, as on a server that
+/// served with it before.
 fn stand_in(partition: &Partition) -> Option<StandIn> {
+    let load = |partition| Some(StandIn { partition, build: false });
     if *partition == Partition::seven_eight() {
         Some(StandIn { partition: Partition::six_six_three(), build: true })
+    } else if *partition == Partition::six_six_six_six_four_times() {
+        load(Partition::six_six_six_six_twice())
     } else if *partition == Partition::six_six_six_six_twice() {
-        Some(StandIn { partition: Partition::six_six_six_six(), build: false })
+        load(Partition::six_six_six_six())
     } else {
         None
     }
@@ -499,6 +506,15 @@ mod tests {
         slot.load_in_stages(dir.path(), Some(quick), &small(), TableMemory::Resident).expect("a load");
         assert_eq!(held(&slot).as_deref(), Some("5-5-5"));
         assert!(!dir.path().join(file_name(&tiny())).exists(), "the stand-in was built although not needed");
+    }
+
+    #[test]
+    fn each_catalogue_stands_in_for_the_one_after_it_and_is_only_loaded() {
+        let of = |partition: &Partition| stand_in(partition).map(|quick| (quick.partition, quick.build));
+        assert_eq!(of(&Partition::seven_eight()), Some((Partition::six_six_three(), true)));
+        assert_eq!(of(&Partition::six_six_six_six_four_times()), Some((Partition::six_six_six_six_twice(), false)));
+        assert_eq!(of(&Partition::six_six_six_six_twice()), Some((Partition::six_six_six_six(), false)));
+        assert_eq!(of(&Partition::six_six_six_six()), None);
     }
 
     #[test]

@@ -569,6 +569,35 @@ mod tests {
     }
 
     #[test]
+    fn every_view_of_the_five_by_five_catalogues_reads_its_tables_goal_at_the_goal() {
+        for partition in [Partition::six_six_six_six_twice(), Partition::six_six_six_six_four_times()] {
+            let stored: Vec<Vec<u8>> = partition.stored().map(<[u8]>::to_vec).collect();
+            let tables = stored.iter().map(|pattern| vec![0; table_len(5, pattern.len())]).collect();
+            let databases = PatternDatabases::from_tables(partition.clone(), tables).expect("sizes match");
+            let sides = 2 * partition.groups().count();
+            assert_eq!(databases.views.len(), 4 * sides, "{}", partition.sizes());
+            for side in 0..sides {
+                let mut tiles: Vec<u8> = databases
+                    .views
+                    .iter()
+                    .filter(|view| view.side == side)
+                    .flat_map(|view| view.sources[..view.len].to_vec())
+                    .collect();
+                tiles.sort_unstable();
+                assert_eq!(tiles, (1..25).collect::<Vec<u8>>(), "side {side} reads every tile once");
+            }
+            // On the goal board tile t stands on cell t - 1: each view must see its table's goal
+            // placement there, or its entries would be another pattern's distances.
+            for view in &databases.views {
+                let goal: Vec<u8> =
+                    view.sources[..view.len].iter().map(|&tile| view.cell_map[usize::from(tile) - 1]).collect();
+                let table_goal: Vec<u8> = stored[view.table].iter().map(|&tile| tile - 1).collect();
+                assert_eq!(goal, table_goal, "{view:?}");
+            }
+        }
+    }
+
+    #[test]
     fn the_five_by_five_partition_reads_two_tables_eight_ways() {
         let partition = Partition::six_six_six_six();
         let tables = partition.stored().map(|pattern| vec![0; table_len(5, pattern.len())]).collect();
