@@ -165,7 +165,7 @@ impl Partition {
     }
 
     /// The 5×5 catalogue: the two 6-6-6-6 partitions of [`Partition::six_six_six_six_twice`]
-    /// and two more from Clausecker's zero-aware "small" catalogue (his fifth and sixth,
+    /// and two more from Clausecker's zero-aware "small" catalogue (#4 and #5 in his numbering,
     /// turned to our goal), each maxed with its reflection: eight sums, read lazily. The third
     /// group is a strip down the right edge and the blank's corner, {5, 10, 15, 19, 20, 24}, a
     /// block in the middle of the top edge, {3, 4, 8, 9, 13, 14}, and two corner blocks the
