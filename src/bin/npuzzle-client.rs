@@ -256,8 +256,8 @@ fn write_stdout(output: &str) -> anyhow::Result<()> {
 /// or 5×5 board, IDA* or the automatic choice); for 4×4, the partition asked for, else 7-8 when
 /// its file is already cached, else 6-6-3 (loaded, or built once in seconds); for 5×5, the
 /// catalogue of four 6-6-6-6 partitions if it is cached, else its first half. Loaded before
-/// solving, so the search uses them from its first node. If they cannot be had, the board is still solved, with linear conflict, after a
-/// note.
+/// solving, so the search uses them from its first node. If they cannot be had, the board is
+/// still solved, with linear conflict, after a note.
 fn embedded_databases(args: &Args, board: &Board) -> DatabaseSlot {
     let slot = DatabaseSlot::new();
     let wanted = wants_pattern_databases(board.dimension(), args.algorithm.into(), args.heuristic.into());

@@ -20,13 +20,12 @@
 //!
 //! Every file holds its tables at four bits an entry (see `entry`). The 7-8 file holds the
 //! 8-tile and the 7-tile tables. A 5×5 6-6-6-6 file holds two 176 MB tables (the corner pattern
-//! and one 3×2 block, which serves the other two blocks and every reflection), the catalogue of
-//! two two more (its second partition's patterns by the blank's corner), the catalogue of four
-//! four more again (the patterns of its last two partitions that no table before serves), each:
-//! 25⁶ entries indexed
-//! directly (122 MB), whose entries with repeated cells are zero and never read (about half of
-//! them: the price of an index without a rank), then the 53.5 MB of the blank's pockets, a byte
-//! an entry (see [`regions`](super::regions)).
+//! and one 3×2 block, which serves the other two blocks and every reflection); the catalogue of
+//! two adds two (its second partition's patterns by the blank's corner), and the catalogue of
+//! four four more (the patterns of its last two partitions that no table before serves). Each
+//! table is 25⁶ entries indexed directly (122 MB), whose entries with repeated cells are zero
+//! and never read (about half of them: the price of an index without a rank), then the 53.5 MB
+//! of the blank's pockets, a byte an entry (see [`regions`](super::regions)).
 //!
 //! A warm load maps the file and checks its header and size, and its checksum the first time
 //! (see `checked`); a cold build is the breadth-first search of `pdb_build` on every core. The 5×5 tables load or build on a thread of their own
