@@ -117,6 +117,74 @@ fn a_long_walk_keeps_the_bound_equal_to_a_fresh_evaluation() {
     assert!(bound(&databases, &tiles) > 40, "the walk went far from the goal");
 }
 
+/// A catalogue of two small partitions: [`small_patterns`], and column strips with the corner
+/// around the blank, so that patterns of the two share tiles and many triples of them do not.
+fn small_catalogue() -> PatternDatabases {
+    let columns = vec![
+        vec![1, 6, 11],
+        vec![2, 7, 12],
+        vec![3, 8, 13],
+        vec![4, 9, 14],
+        vec![5, 10, 15],
+        vec![16, 21, 22],
+        vec![17, 18, 23],
+        vec![19, 20, 24],
+    ];
+    let partition = Partition::catalogue(5, vec![small_patterns(), columns]).expect("a 5x5 catalogue");
+    PatternDatabases::build(&partition).expect("built")
+}
+
+#[test]
+fn disjoint_patterns_of_two_partitions_cut_children_the_sums_keep_and_never_a_near_one() {
+    // Three patterns of different partitions that share no tile add up too: the search's
+    // slide cuts on them once every side is read. Near the goal every distance is known, and no
+    // child may be cut under its own distance, nor kept over a side's sum.
+    let databases = small_catalogue();
+    let TableHeuristic::Direct(direct) = databases.heuristic() else { panic!("a 5×5 heuristic") };
+    let exact = bfs_distances_within(5, 11);
+    let mut children = 0;
+    for tiles in exact.keys() {
+        let memo = direct.start(tiles);
+        let blank = tiles.iter().position(|&t| t == 0).expect("a blank");
+        for direction in Direction::ALL {
+            let Some(from) = tile_to_slide(5, blank, direction) else { continue };
+            let mut moved = tiles.clone();
+            moved.swap(blank, from);
+            let Some(&distance) = exact.get(&moved) else { continue };
+            children += 1;
+            let sums = direct.value(&direct.slide(&memo, tiles, tiles[from], from, blank));
+            for limit in distance.saturating_sub(4)..=distance {
+                let mut child = memo;
+                match direct.slide_within(&mut child, tiles, tiles[from], from, blank, limit) {
+                    Err(bound) => {
+                        assert!(limit < distance && bound <= distance, "{moved:?}: cut at {bound}, {distance} away")
+                    }
+                    Ok(()) => assert!(sums <= limit, "{moved:?}: a sum over {limit} kept"),
+                }
+            }
+        }
+    }
+    assert!(children > 10_000, "{children} children");
+    // Farther out the sums are looser, and the triples cut children at the sums' own bound.
+    let mut rng = Rng::new(17);
+    let (mut beyond_the_sums, mut tried) = (0, 0);
+    for _ in 0..200 {
+        let board = random_walk(5, 60, &mut rng);
+        let tiles = board.tiles();
+        let memo = direct.start(tiles);
+        let blank = board.blank_index();
+        for direction in Direction::ALL {
+            let Some(from) = tile_to_slide(5, blank, direction) else { continue };
+            let sums = direct.value(&direct.slide(&memo, tiles, tiles[from], from, blank));
+            let mut child = memo;
+            tried += 1;
+            beyond_the_sums +=
+                usize::from(direct.slide_within(&mut child, tiles, tiles[from], from, blank, sums).is_err());
+        }
+    }
+    assert!(beyond_the_sums > 0, "no child cut beyond the sums among {tried}");
+}
+
 #[test]
 fn a_pattern_read_through_a_symmetry_gives_what_its_own_table_gives() {
     // The same patterns in another order: {21, 22, 23} first gets its own table, and {1, 2, 3}

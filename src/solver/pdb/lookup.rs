@@ -22,7 +22,10 @@
 //! A catalogue (see [`Partition::catalogue`]) is several partitions of the same tiles: each
 //! gives a sum and a mirrored sum, and the bound is the largest of them all, admissible since
 //! each is. The sums are read in turn, and a slide stops reading as soon as one puts the child
-//! over the search's bound.
+//! over the search's bound. A 5×5 child that every sum keeps is then tried against the triples
+//! of disjoint views from different sides (see `triples`), whose entries are
+//! all in its memo by then: patterns that share no tile add up whichever partition they come
+//! from.
 //!
 //! Every term, direct or mirrored, is a *view*: a stored table, the tiles to read in the
 //! table's order, and the symmetry that maps a board cell to the cell the table is read at (see
@@ -53,6 +56,7 @@ use super::partition::{MAX_GROUPS, MAX_PATTERN_TILES, MAX_PATTERNS, Partition, t
 use super::regions;
 use super::symmetry;
 use super::tables::{TableMemory, Tables};
+use super::triples::Triples;
 use crate::solver::heuristic::Estimator;
 use crate::solver::prefetch::prefetch;
 
@@ -271,6 +275,8 @@ pub struct PatternHeuristic<'a, const DIRECT: bool> {
     /// The part of the bound the entries leave out, per tile and cell: the tile's Manhattan
     /// distance.
     base: [[u8; MAX_CELLS]; MAX_CELLS],
+    /// On 5×5, the triples of disjoint views from different sides (see `triples`).
+    triples: Triples,
 }
 
 /// What a node carries: every tile's cell, each view's current table entry, and the part of the
@@ -322,7 +328,28 @@ impl<'a, const DIRECT: bool> PatternHeuristic<'a, DIRECT> {
                 *distance = entry::manhattan(dimension, tile - 1, cell);
             }
         }
-        PatternHeuristic { tables, views: &databases.views, views_of_tile, sides, steps, ranks, board_cells, base }
+        let triples = if DIRECT {
+            let tiles: Vec<u32> = databases
+                .views
+                .iter()
+                .map(|view| view.sources[..view.len].iter().fold(0, |set, &tile| set | 1 << tile))
+                .collect();
+            let sides: Vec<usize> = databases.views.iter().map(|view| view.side).collect();
+            Triples::new(&tiles, &sides)
+        } else {
+            Triples::default()
+        };
+        PatternHeuristic {
+            tables,
+            views: &databases.views,
+            views_of_tile,
+            sides,
+            steps,
+            ranks,
+            board_cells,
+            base,
+            triples,
+        }
     }
 
     /// Where `view`'s entry for `cells` is in its table: its index among the entries (of the
@@ -433,7 +460,9 @@ impl<const DIRECT: bool> Estimator for PatternHeuristic<'_, DIRECT> {
         }
     }
 
-    /// Reads the sides in turn and skips the rest as soon as one's bound is over `limit`.
+    /// Reads the sides in turn and skips the rest as soon as one's bound is over `limit`; on
+    /// 5×5, a child every side keeps is cut if a triple of disjoint views from different sides
+    /// puts it over (`Err` then gives the least bound over `limit`, not the triple's own).
     #[inline(always)]
     fn slide_within(
         &self,
@@ -450,6 +479,12 @@ impl<const DIRECT: bool> Estimator for PatternHeuristic<'_, DIRECT> {
             let bound = self.side(memo, side);
             if bound > limit {
                 return Err(bound);
+            }
+        }
+        if DIRECT && !self.triples.is_empty() {
+            let most = limit.saturating_sub(memo.base) / 2;
+            if self.triples.any_over(&memo.values, most) {
+                return Err(memo.base + 2 * (most + 1));
             }
         }
         Ok(())

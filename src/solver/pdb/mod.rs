@@ -17,6 +17,7 @@
 //! - [`file`](mod@file): the versioned, checksummed file image of one partition's tables, mapped.
 //! - `checked`: the record that a file passed its full check, so later loads skip it.
 //! - [`tables`]: where loaded tables live, mapped or resident ([`TableMemory`]).
+//! - `triples`: bounds from three disjoint patterns of different partitions of a catalogue.
 //! - [`lookup`]: the tables wrapped with their views, and the
 //!   [`Estimator`](super::heuristic::Estimator) that reads them, one type for each way tables
 //!   are read ([`TableHeuristic`]; a search picks one with `with_heuristic!`).
@@ -43,6 +44,7 @@ pub mod partition;
 pub mod regions;
 pub mod symmetry;
 pub mod tables;
+mod triples;
 
 pub use cache::{DatabaseSlot, cache_dir, default_cache_dir};
 pub use error::PdbError;
