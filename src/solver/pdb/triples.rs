@@ -112,7 +112,9 @@ impl Triples {
     /// Whether some triple's entries, in `values` (one per view), add up to more than `most`.
     #[inline]
     pub fn any_over(&self, values: &[u8; VIEWS], most: u32) -> bool {
-        // Three entries of at most 15 add up to 45 at most.
+        // An entry is a half excess of 7 at most (a pocket's byte too, for six tiles), so a
+        // triple is far under 127, the most a byte's signed compare takes; a larger `most`
+        // is never exceeded.
         let Ok(most) = u8::try_from(most) else { return false };
         #[cfg(target_arch = "x86_64")]
         if self.wide {
