@@ -103,6 +103,9 @@ pub struct PatternDatabases {
     tables: Tables,
     /// For each group, the direct views, one per pattern, then the mirrored ones.
     views: Vec<View>,
+    /// On 5×5, the triples of disjoint views from different sides (see `triples`), found once
+    /// for every search.
+    triples: Triples,
 }
 
 impl fmt::Debug for PatternDatabases {
@@ -162,7 +165,17 @@ impl PatternDatabases {
                 views.push(View { table, sources, len: tiles.len(), cell_map, side });
             }
         }
-        Ok(PatternDatabases { partition, tables, views })
+        let triples = if dimension == 5 {
+            let tiles: Vec<u32> = views
+                .iter()
+                .map(|view| view.sources[..view.len].iter().fold(0, |set, &tile| set | 1 << tile))
+                .collect();
+            let sides: Vec<usize> = views.iter().map(|view| view.side).collect();
+            Triples::new(&tiles, &sides)
+        } else {
+            Triples::default()
+        };
+        Ok(PatternDatabases { partition, tables, views, triples })
     }
 
     /// The partition the tables are for.
@@ -276,7 +289,7 @@ pub struct PatternHeuristic<'a, const DIRECT: bool> {
     /// distance.
     base: [[u8; MAX_CELLS]; MAX_CELLS],
     /// On 5×5, the triples of disjoint views from different sides (see `triples`).
-    triples: Triples,
+    triples: &'a Triples,
 }
 
 /// What a node carries: every tile's cell, each view's current table entry, and the part of the
@@ -328,17 +341,6 @@ impl<'a, const DIRECT: bool> PatternHeuristic<'a, DIRECT> {
                 *distance = entry::manhattan(dimension, tile - 1, cell);
             }
         }
-        let triples = if DIRECT {
-            let tiles: Vec<u32> = databases
-                .views
-                .iter()
-                .map(|view| view.sources[..view.len].iter().fold(0, |set, &tile| set | 1 << tile))
-                .collect();
-            let sides: Vec<usize> = databases.views.iter().map(|view| view.side).collect();
-            Triples::new(&tiles, &sides)
-        } else {
-            Triples::default()
-        };
         PatternHeuristic {
             tables,
             views: &databases.views,
@@ -348,7 +350,7 @@ impl<'a, const DIRECT: bool> PatternHeuristic<'a, DIRECT> {
             ranks,
             board_cells,
             base,
-            triples,
+            triples: &databases.triples,
         }
     }
 

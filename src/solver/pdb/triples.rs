@@ -63,14 +63,12 @@ impl Triples {
             tiles.iter().zip(sides).filter(|&(&other, _)| other == set).fold(0u32, |bits, (_, &side)| bits | 1 << side)
         };
         let mut triples = Vec::new();
-        for (a, &(first, _)) in distinct.iter().enumerate() {
-            for (b, &(second, _)) in distinct.iter().enumerate().skip(a + 1) {
-                for &(third, _) in distinct.iter().skip(b + 1) {
+        for (a, &(first, first_view)) in distinct.iter().enumerate() {
+            for (b, &(second, second_view)) in distinct.iter().enumerate().skip(a + 1) {
+                for &(third, third_view) in distinct.iter().skip(b + 1) {
                     let disjoint = first & second == 0 && first & third == 0 && second & third == 0;
                     if disjoint && side_bits(first) & side_bits(second) & side_bits(third) == 0 {
-                        let view =
-                            |set: u32| distinct.iter().find(|&&(known, _)| known == set).map_or(0, |&(_, view)| view);
-                        triples.push([view(first), view(second), view(third)].map(|view| view as u8));
+                        triples.push([first_view, second_view, third_view].map(|view| view as u8));
                     }
                 }
             }
