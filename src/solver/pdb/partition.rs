@@ -174,7 +174,7 @@ impl Partition {
     /// block. Eight tables of 176 MB, 1.40 GB. The hardest random 24-puzzles expand 1.3 to 5.5
     /// times fewer nodes than with the first two groups alone, and the fourth group matters
     /// though it is rarely the largest sum: without it DeepCubeA #484 takes 120 M nodes, not
-    /// 71.6 M (see the README's Performance section). Its patterns also make triples of disjoint
+    /// 71.6 M (see `docs/performance.md`, "Four partitions"). Its patterns also make triples of disjoint
     /// patterns with the others' (see `triples`).
     pub fn six_six_six_six_four_times() -> Partition {
         let mut groups: Vec<Vec<Vec<u8>>> = Partition::six_six_six_six_twice().groups().map(<[_]>::to_vec).collect();

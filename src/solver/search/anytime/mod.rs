@@ -153,7 +153,7 @@ pub fn solve(
 /// for a shorter path than FAST's, so that IDA* can skip the iteration under its proof. The
 /// improvement's turns between iterations that aimed at sparing the last iteration are gone:
 /// since IDA*'s pieces are searched nearest the goal first, the last iteration meets its path
-/// early, and the turns cost more than they saved (see the README, "The turns dropped").
+/// early, and the turns cost more than they saved (see `docs/performance.md`, "The turns dropped").
 pub fn minimum(
     board: &Board,
     five: Option<&PatternDatabases>,
