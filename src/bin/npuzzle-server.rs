@@ -257,7 +257,8 @@ async fn main() -> anyhow::Result<()> {
         TcpListener::bind(flags.listen).await.with_context(|| format!("cannot listen on {}", flags.listen))?;
     let config = flags.security.apply(flags.config())?;
     let [four, five] = flags.start_pattern_databases()?;
-    // Half a second at start, so that the first 5×5 search does not wait for its machine.
+    // Half a second at start, so that the first 5×5 search does not wait for its machine; then
+    // the deeper 5×5 machine, about 3 s at idle priority.
     std::thread::spawn(npuzzle::solver::search::idastar::warm_up);
     let config = Config { pattern_databases: four, pattern_databases_5x5: five, ..config };
     let address = listener.local_addr().context("cannot read the bound address")?;

@@ -57,6 +57,21 @@ impl Clock {
     }
 }
 
+/// Whether a search should stop, as [`Meter::interrupt`] gives it to work the meter does not
+/// count.
+#[derive(Debug, Clone, Copy)]
+pub struct Interrupt<'a> {
+    stop: &'a Stop,
+    at: Option<Instant>,
+}
+
+impl Interrupt<'_> {
+    /// Whether the stop flag is raised or the search's clock has passed.
+    pub fn is_raised(&self) -> bool {
+        self.stop.is_stopped() || self.at.is_some_and(|at| Instant::now() >= at)
+    }
+}
+
 /// Node counts, limits and the progress channel of one running search.
 pub struct Meter<'a> {
     started: Instant,
@@ -249,6 +264,12 @@ impl<'a> Meter<'a> {
     /// The time left on the search's clock; `None` when it has none.
     pub fn time_left(&self) -> Option<Duration> {
         self.clock.map(|clock| clock.at().saturating_duration_since(Instant::now()))
+    }
+
+    /// What work outside the search's loop, on any thread, checks to stop with it: the stop
+    /// flag and the clock (the node budget counts nodes, which such work does not expand).
+    pub fn interrupt(&self) -> Interrupt<'a> {
+        Interrupt { stop: self.stop, at: self.clock.map(|clock| clock.at()) }
     }
 
     /// Whether the search's clock has passed.

@@ -13,12 +13,14 @@
 //! - `budget`: the [`Meter`] every search shares: limits, the stop flag, progress pacing.
 //! - [`helpers`]: the cores a long IDA* may borrow besides its caller's thread.
 //! - `advice`: what an error suggests when a budget runs out, by board size.
+//! - `background`: idle priority for a thread that builds what searches use (tables, machines).
 //! - [`search`]: the spec's A*, IDA* (plain and weighted), the 3×3 table, the constructive solver.
 //! - [`heuristic`]: the [`heuristic::Estimator`] trait and the per-tile and linear-conflict bounds.
 //! - [`pdb`]: pattern databases: partition, lookup, build, file and cache.
 //! - `prefetch`: asking for a cache line before it is needed.
 
 mod advice;
+mod background;
 mod budget;
 pub mod helpers;
 pub mod heuristic;
@@ -37,7 +39,7 @@ use thiserror::Error;
 use crate::board::{Board, Direction, Step, tile_to_slide};
 
 pub use advice::stronger_methods;
-pub use budget::{CHECK_INTERVAL, Meter};
+pub use budget::{CHECK_INTERVAL, Interrupt, Meter};
 pub use helpers::Helpers;
 pub use pdb::{DatabaseSlot, Partition, PatternDatabases, PdbError, TableMemory, cache_dir, default_cache_dir};
 pub use search::Weight;

@@ -1,7 +1,7 @@
 //! Every method agrees: `Auto` picks what the docs say for each size; every algorithm and
 //! heuristic gives the A* + Manhattan length on random boards; and each heuristic is admissible
 //! (and the per-tile ones and linear conflict consistent), checked against exact distances from
-//! breadth-first search, with its incremental update equal to a fresh evaluation after every
+//! breadth-first search; IDA* with the deeper 5×5 duplicate machine gives that length too; with its incremental update equal to a fresh evaluation after every
 //! slide.
 
 use crate::support;
@@ -13,6 +13,7 @@ use npuzzle::board::tile_to_slide;
 use npuzzle::solver::heuristic::Estimator;
 use npuzzle::solver::heuristic::linear_conflict::LinearConflict;
 use npuzzle::solver::heuristic::manhattan::{Hamming, Manhattan};
+use npuzzle::solver::search::idastar;
 use npuzzle::solver::{SearchError, plan};
 use npuzzle::{Algorithm, Board, Direction, Heuristic, Options};
 
@@ -109,6 +110,18 @@ fn every_method_gives_the_astar_manhattan_length_on_five_by_five() {
         let expected = solve_with(&start, Algorithm::AStar, Heuristic::Manhattan, None).moves();
         assert_eq!(solve_with(&start, Algorithm::IdaStar, Heuristic::LinearConflict, None).moves(), expected);
         assert_eq!(solve_with(&start, Algorithm::Auto, Heuristic::Auto, None).moves(), expected);
+    }
+}
+
+#[test]
+fn the_deeper_five_by_five_duplicate_machine_keeps_the_astar_length() {
+    // As a server builds it at start: every 5×5 search after this one prunes with it.
+    assert_eq!(idastar::build_deepest_duplicates(5), 471_775);
+    let mut rng = Rng::new(55);
+    for _ in 0..4 {
+        let start = random_walk(5, 40, &mut rng);
+        let expected = solve_with(&start, Algorithm::AStar, Heuristic::Manhattan, None).moves();
+        assert_eq!(solve_with(&start, Algorithm::IdaStar, Heuristic::LinearConflict, None).moves(), expected);
     }
 }
 

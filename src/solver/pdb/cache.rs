@@ -45,7 +45,6 @@ use std::{env, fs, process, thread};
 
 use tokio::sync::watch;
 
-use super::background::yield_to_searches;
 use super::build as pdb_build;
 use super::checked;
 use super::error::PdbError;
@@ -55,6 +54,7 @@ use super::lookup::PatternDatabases;
 use super::partition::Partition;
 use super::tables::{TableMemory, Tables};
 use crate::metrics;
+use crate::solver::background::yield_to_searches;
 
 /// The cache directory: `$NPUZZLE_CACHE_DIR`, else `$XDG_CACHE_HOME/npuzzle`, else
 /// `$HOME/.cache/npuzzle`.

@@ -25,10 +25,8 @@
 //!   [`DatabaseSlot`] for background loading (a quick stand-in first, upgraded when the strong
 //!   tables are ready).
 //! - `lock`: one builder per table file, the others wait and load it.
-//! - `background`: idle scheduling priority for builds that must not slow searches.
 //! - [`error`]: [`PdbError`], the typed errors of all of the above.
 
-mod background;
 mod build;
 pub mod cache;
 mod checked;

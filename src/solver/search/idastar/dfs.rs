@@ -96,6 +96,22 @@ impl Puzzle {
         Puzzle { tiles: board.tiles().to_vec(), blank: board.blank_index(), sliders, opposite, duplicates }
     }
 
+    /// Whether a deeper duplicate machine is to be had for this board's size than the one the
+    /// puzzle uses.
+    pub fn can_deepen(&self) -> bool {
+        !self.duplicates.is_deepest(self.tiles.len().isqrt())
+    }
+
+    /// Moves the puzzle to the deepest duplicate machine of its size, built on `workers` threads
+    /// if need be (see [`Duplicates::deepest`]); keeps the one it has if `interrupted` ends the
+    /// build first. Only between iterations: a machine's states mean nothing to another, and an
+    /// iteration starts from the root's.
+    pub fn deepen(&mut self, workers: usize, interrupted: &(dyn Fn() -> bool + Sync)) {
+        if let Some(deepest) = Duplicates::deepest(self.tiles.len().isqrt(), workers, interrupted) {
+            self.duplicates = deepest;
+        }
+    }
+
     /// Puts this copy of `root` back where `root` stands.
     pub fn reset(&mut self, root: &Puzzle) {
         self.tiles.copy_from_slice(&root.tiles);

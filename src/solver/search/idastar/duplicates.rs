@@ -20,21 +20,38 @@
 //! Every IDA* iteration therefore still meets every node of that path, and its bound and cut are
 //! those of the search without pruning, and a weighted search's guarantee holds the same way.
 
-use std::sync::OnceLock;
-
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
 
 use crate::board::{Direction, tile_to_slide};
 use crate::solver::prefetch::prefetch;
 
-/// The longest duplicates searched for, by board side. Longer ones prune more nodes but make a
-/// bigger machine that takes longer to build (measured, two cores: 5×5 to 14 moves, 79,376
-/// states in 0.44 s, 40 % fewer nodes on Korf & Felner's #40 and #38; to 16 moves, 471,775
-/// states in 5.6 s for 6 % fewer still). On 4×4 the build is part of every short process: Korf's
-/// 100 in one process took 0.343 s to 10 moves (1.56 M nodes), 0.352 s to 8, 0.361 s to 11 and
-/// 0.368 s to 12 (1.50 M nodes; 8,768 states in 18 ms), medians of 15 runs side by side.
+/// The longest duplicates searched for, by board side, in the machine a search builds on first
+/// use. Longer ones prune more nodes but make a bigger machine that takes longer to build
+/// (measured, two cores: 5×5 to 14 moves, 79,376 states in 0.44 s, 40 % fewer nodes on Korf &
+/// Felner's #40 and #38). On 4×4 the build is part of every short process: Korf's 100 in one
+/// process took 0.343 s to 10 moves (1.56 M nodes), 0.352 s to 8, 0.361 s to 11 and 0.368 s to
+/// 12 (1.50 M nodes; 8,768 states in 18 ms), medians of 15 runs side by side.
 const LONGEST: [usize; 6] = [0, 0, 2, 14, 10, 14];
+
+/// The longest duplicates of the deeper 5×5 machine ([`Duplicates::deepest`]): 471,775 states,
+/// built in about 3 s on two cores. It prunes a few per cent more of the nodes IDA* enters, and
+/// many more of the moves it would otherwise look up in the tables only to cut: a fifth less
+/// time on DeepCubeA's #484 (see `docs/performance.md`), too slow a build for every process, so
+/// a server builds it in the background and a long search before its next iteration.
+const DEEPER_5X5: usize = 16;
+
+/// The deeper 5×5 machine, once built.
+static DEEPER: OnceLock<Duplicates> = OnceLock::new();
+
+/// Set while a thread builds [`DEEPER`], so that no other starts the same build.
+static BUILDING: AtomicBool = AtomicBool::new(false);
+
+/// How often a thread that waits for another's build of the deeper machine checks whether it
+/// is done, or whether its own search should stop.
+const BUILD_POLL: Duration = Duration::from_millis(20);
 
 /// Bits that say "every cell": a pattern valid wherever it can be played (the undoing move on
 /// boards past 5×5, which have no search of their own).
@@ -63,16 +80,67 @@ struct Row {
 pub const START: u32 = 0;
 
 impl Duplicates {
-    /// The machine for `dimension`² boards, built on first use.
+    /// The machine for `dimension`² boards: the deepest built so far, or the one of [`LONGEST`]
+    /// moves, built on first use.
     pub fn for_dimension(dimension: usize) -> &'static Duplicates {
         static MACHINES: [OnceLock<Duplicates>; 6] = [const { OnceLock::new() }; 6];
         static UNDOING: OnceLock<Duplicates> = OnceLock::new();
+        if let Some(deeper) = DEEPER.get().filter(|_| dimension == 5) {
+            return deeper;
+        }
         match MACHINES.get(dimension) {
             Some(machine) if dimension >= 2 => {
                 machine.get_or_init(|| Duplicates::search(dimension, LONGEST[dimension]))
             }
             _ => UNDOING.get_or_init(Duplicates::undoing),
         }
+    }
+
+    /// The deepest machine for `dimension`² boards: on 5×5, the one of [`DEEPER_5X5`] moves,
+    /// built here on `workers` threads unless it is built already, or waited for while another
+    /// thread builds it; elsewhere [`Duplicates::for_dimension`]'s. `None` once `interrupted`
+    /// says so (checked between the build's start cells, every tenth of a second or so), the
+    /// build then left for a later call.
+    pub fn deepest(
+        dimension: usize,
+        workers: usize,
+        interrupted: &(dyn Fn() -> bool + Sync),
+    ) -> Option<&'static Duplicates> {
+        if dimension != 5 {
+            return Some(Duplicates::for_dimension(dimension));
+        }
+        loop {
+            if let Some(machine) = DEEPER.get() {
+                return Some(machine);
+            }
+            if BUILDING.compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed).is_ok() {
+                // Built twice only if another thread finished between the check above and the
+                // flag: the first one set is kept.
+                let built =
+                    DEEPER.get().is_none().then(|| Duplicates::build(dimension, DEEPER_5X5, workers, interrupted));
+                if let Some(Some(machine)) = built {
+                    let _ = DEEPER.set(machine);
+                }
+                BUILDING.store(false, Ordering::Release);
+                return DEEPER.get();
+            }
+            // Another thread builds it (a server's, at idle priority): waiting leaves it this
+            // thread's core.
+            if interrupted() {
+                return None;
+            }
+            std::thread::sleep(BUILD_POLL);
+        }
+    }
+
+    /// Whether this is the deepest machine of its size: no deeper one is to be had.
+    pub fn is_deepest(&self, dimension: usize) -> bool {
+        dimension != 5 || DEEPER.get().is_some_and(|deeper| std::ptr::eq(self, deeper))
+    }
+
+    /// How many states the machine has.
+    pub fn states(&self) -> usize {
+        self.rows.len()
     }
 
     /// The state after the move of `direction`'s index from `state`, or `None` when that move,
@@ -98,9 +166,22 @@ impl Duplicates {
         Duplicates::automaton(patterns)
     }
 
-    /// The duplicates up to `longest` moves on the `dimension`² board, as a machine.
+    /// The duplicates up to `longest` moves on the `dimension`² board, as a machine, found on
+    /// every core.
     fn search(dimension: usize, longest: usize) -> Duplicates {
-        Duplicates::automaton(cell_masks(dimension, &find(dimension, longest)))
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+        // Never interrupted, so always built.
+        Duplicates::build(dimension, longest, workers, &|| false).unwrap_or_else(Duplicates::undoing)
+    }
+
+    /// [`Duplicates::search`] on `workers` threads; `None` once `interrupted` says so.
+    fn build(
+        dimension: usize,
+        longest: usize,
+        workers: usize,
+        interrupted: &(dyn Fn() -> bool + Sync),
+    ) -> Option<Duplicates> {
+        Some(Duplicates::automaton(cell_masks(dimension, &find(dimension, longest, workers, interrupted)?)))
     }
 
     /// The Aho–Corasick automaton of `patterns` (moves, and the cells where their last move puts
@@ -225,11 +306,17 @@ impl Sequence {
 
 /// The duplicates of up to `longest` moves on the `dimension`² board (at most 5×5): for each,
 /// its moves, and the cells it was found from. Each length is one round over every cell (on
-/// every core), against the machine of the duplicates found in the rounds before.
-fn find(dimension: usize, longest: usize) -> Vec<(Vec<u8>, u32)> {
+/// `workers` threads), against the machine of the duplicates found in the rounds before. `None`
+/// once `interrupted` says so, which each thread asks before each cell.
+fn find(
+    dimension: usize,
+    longest: usize,
+    workers: usize,
+    interrupted: &(dyn Fn() -> bool + Sync),
+) -> Option<Vec<(Vec<u8>, u32)>> {
     let cells = dimension * dimension;
     let mut duplicates: Vec<(Vec<u8>, u32)> = Vec::new();
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(cells);
+    let workers = workers.clamp(1, cells);
     let mut scratch = vec![Scratch::default(); workers];
     for len in 1..=longest {
         let machine = Duplicates::automaton(cell_masks(dimension, &duplicates));
@@ -243,7 +330,7 @@ fn find(dimension: usize, longest: usize) -> Vec<(Vec<u8>, u32)> {
                         let mut found = Vec::new();
                         loop {
                             let start = next.fetch_add(1, Ordering::Relaxed);
-                            if start >= cells {
+                            if start >= cells || interrupted() {
                                 return found;
                             }
                             scratch.round(dimension, machine, start, len, &mut found);
@@ -253,6 +340,9 @@ fn find(dimension: usize, longest: usize) -> Vec<(Vec<u8>, u32)> {
                 .collect();
             handles.into_iter().flat_map(|handle| handle.join().unwrap_or_default()).collect()
         });
+        if interrupted() {
+            return None;
+        }
         let mut round: HashMap<u64, u32> = HashMap::new();
         for (key, start) in found {
             *round.entry(key).or_default() |= 1 << start;
@@ -261,7 +351,7 @@ fn find(dimension: usize, longest: usize) -> Vec<(Vec<u8>, u32)> {
         round.sort_unstable();
         duplicates.extend(round.into_iter().map(|(key, starts)| (unpack(key, len), starts)));
     }
-    duplicates
+    Some(duplicates)
 }
 
 /// The `len` moves of a [`Sequence`]'s `key`, the first first.
@@ -404,6 +494,40 @@ mod tests {
             // Deterministic: 0.49 to 0.51 of the paths on 3×3, 0.73 to 0.75 on 4×4, 0.73 to 0.79 on 5×5.
             assert!(paths * 5 < unpruned * 4, "{n}x{n}: {paths} paths against {unpruned} undoing only");
         }
+    }
+
+    #[test]
+    fn the_deeper_five_by_five_machine_prunes_more_and_still_reaches_every_board_at_its_distance() {
+        let deeper = Duplicates::deepest(5, 2, &|| false).expect("never interrupted");
+        let quick = Duplicates::search(5, LONGEST[5]);
+        assert!(deeper.is_deepest(5) && !quick.is_deepest(5));
+        assert!(std::ptr::eq(Duplicates::for_dimension(5), deeper), "searches now start with the deeper one");
+        assert_eq!(deeper.states(), 471_775);
+        let board = Board::new(5, &(1..25).chain([0]).collect::<Vec<u16>>()).expect("the goal");
+        assert_eq!(reached(&board, deeper, DEEPER_5X5).0, distances(&board, DEEPER_5X5));
+        // The longer duplicates prune little of the first 16 moves, but they are pruned
+        // wherever they end, which compounds with the depth.
+        let count = |machine: &Duplicates| {
+            let mut paths = 0u64;
+            Sequence::from(12, 25).extend(5, machine, 20, &mut |_| paths += 1);
+            paths
+        };
+        // Deterministic: 31,519,666 paths against 33,843,951.
+        let (paths, quick_paths) = (count(deeper), count(&quick));
+        assert!(
+            paths * 100 < quick_paths * 95,
+            "{paths} paths of 20 moves against {quick_paths} with the quick machine"
+        );
+    }
+
+    #[test]
+    fn an_interrupted_build_gives_nothing() {
+        assert!(find(5, DEEPER_5X5, 2, &|| true).is_none());
+        let rounds = AtomicUsize::new(0);
+        // Interrupted in its fourth round, after three whole ones.
+        let interrupted = || rounds.fetch_add(1, Ordering::Relaxed) > 3 * 25;
+        assert!(Duplicates::build(5, DEEPER_5X5, 1, &interrupted).is_none());
+        assert!(Duplicates::is_deepest(Duplicates::for_dimension(4), 4), "no deeper 4×4 machine");
     }
 
     #[test]

@@ -14,7 +14,8 @@
 //! the skip.
 //!
 //! `dfs` is the depth-first search of one iteration, with the fast inner loop; `duplicates` is
-//! the machine that keeps it off move sequences with a shorter (or earlier) equivalent; `split`
+//! the machine that keeps it off move sequences with a shorter (or earlier) equivalent (on 5×5 a
+//! deeper one from the first iteration forecast long, built then if no thread has built it); `split`
 //! spreads a big iteration over the search's [`Helpers`], the cores it may borrow.
 
 mod dfs;
@@ -25,9 +26,11 @@ mod split;
 pub use interlude::Interlude;
 
 use dfs::{Bound, Outcome, Puzzle, ROOT, START, Start};
+use duplicates::Duplicates;
 
 use crate::board::{Board, Direction};
-use crate::solver::helpers::Helpers;
+use crate::solver::background;
+use crate::solver::helpers::{Helpers, Lease};
 use crate::solver::heuristic::Estimator;
 use crate::solver::heuristic::linear_conflict::LinearConflict;
 use crate::solver::heuristic::manhattan::{Hamming, Manhattan};
@@ -36,13 +39,34 @@ use crate::solver::search::{Found, Weight};
 use crate::solver::{Algorithm, Heuristic, Meter, SearchError};
 
 /// Builds the duplicate-pruning machines of the board sizes IDA* searches deepest (4×4 and
-/// 5×5; the 5×5 one takes about half a second on two cores), so that a server's first search
-/// does not wait for them. Searches build them on first use otherwise.
+/// 5×5's quick one: about half a second on two cores), then, at idle priority, 5×5's deeper one
+/// (about 3 s), so that a server's searches neither wait for them nor share their cores with the
+/// build. Call it on a thread of its own, which it leaves at idle priority. Searches build the
+/// quick machines on first use otherwise, and the deeper one before a long iteration.
 pub fn warm_up() {
     for dimension in [4, 5] {
-        duplicates::Duplicates::for_dimension(dimension);
+        Duplicates::for_dimension(dimension);
     }
+    background::yield_to_searches();
+    Duplicates::deepest(5, cores(), &|| false);
 }
+
+/// Builds the deepest duplicate-pruning machine for `dimension`² boards now, on every core, and
+/// returns its states: for a benchmark that times searches as a server that has warmed up runs
+/// them.
+pub fn build_deepest_duplicates(dimension: usize) -> usize {
+    Duplicates::deepest(dimension, cores(), &|| false).map_or(0, Duplicates::states)
+}
+
+/// The machine's cores, which a build with nothing to yield to takes.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Before an iteration that follows one of this many nodes, a search builds the deeper
+/// duplicate machine if it has none (see [`deepen`]): the next iteration is then forecast to
+/// take tens of seconds, against the build's three.
+const DEEPER_AFTER: u64 = 30_000_000;
 
 /// Runs IDA* from `board` (which must be solvable) with `heuristic` (never `Auto`) and
 /// `weight`, and returns a path to the goal at most `weight` times the shortest, with the lower
@@ -126,10 +150,21 @@ where
     E: Estimator + Sync,
     E::Memo: Send + Sync,
 {
-    run_splitting_after(board, estimator, weight, known, meter, SPLIT_AFTER)
+    run_splitting_after(board, estimator, weight, known, meter, SPLIT_AFTER, DEEPER_AFTER)
 }
 
-/// [`run`], splitting every iteration that follows one of at least `split_after` nodes.
+/// Moves `puzzle` to the deepest duplicate machine between two iterations, built on the search's
+/// thread and the cores its `helpers` lend (or waited for while another thread builds it); the
+/// stop flag and the clock end the build, and the search with them.
+fn deepen(puzzle: &mut Puzzle, helpers: &Helpers, proven: u32, meter: &mut Meter<'_>) -> Result<(), SearchError> {
+    let leases: Vec<Lease> = std::iter::from_fn(|| helpers.lend()).take(helpers.threads()).collect();
+    let interrupt = meter.interrupt();
+    puzzle.deepen(1 + leases.len(), &|| interrupt.is_raised());
+    meter.checkpoint(proven, 0)
+}
+
+/// [`run`], splitting every iteration that follows one of at least `split_after` nodes, and
+/// moving to the deeper duplicate machine before one that follows `deeper_after`.
 fn run_splitting_after<E>(
     board: &Board,
     estimator: &E,
@@ -137,6 +172,7 @@ fn run_splitting_after<E>(
     known: Known<'_>,
     meter: &mut Meter<'_>,
     split_after: u64,
+    deeper_after: u64,
 ) -> Result<Found, SearchError>
 where
     E: Estimator + Sync,
@@ -167,6 +203,9 @@ where
             if meter.settled(proven) {
                 return Err(SearchError::BoundReached { bound: proven });
             }
+        }
+        if last_iteration >= deeper_after && puzzle.can_deepen() {
+            deepen(&mut puzzle, &helpers, proven, meter)?;
         }
         let threshold = if weight == Weight::ONE && ahead_path.is_none() { meter.skip_to(proven) } else { proven };
         if iteration_before > 0 {
@@ -268,12 +307,33 @@ mod tests {
         budget: u64,
         stop: &Stop,
     ) -> Result<Found, SearchError> {
+        split_run_deepening_after(board, weight, helpers, budget, stop, u64::MAX)
+    }
+
+    /// [`split_run`], moving to the deeper duplicate machine after an iteration of
+    /// `deeper_after` nodes.
+    fn split_run_deepening_after(
+        board: &Board,
+        weight: Weight,
+        helpers: Helpers,
+        budget: u64,
+        stop: &Stop,
+        deeper_after: u64,
+    ) -> Result<Found, SearchError> {
         let options = Options { helpers, max_expanded_nodes: budget, ..Options::default() };
         let plan = crate::solver::Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict };
         let mut progress = NoProgress;
         let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, stop);
         let estimator = LinearConflict::new(board.dimension());
-        run_splitting_after(board, &estimator, weight, Known { bound: 0, interlude: &mut () }, &mut meter, 0)
+        run_splitting_after(
+            board,
+            &estimator,
+            weight,
+            Known { bound: 0, interlude: &mut () },
+            &mut meter,
+            0,
+            deeper_after,
+        )
     }
 
     #[test]
@@ -349,6 +409,7 @@ mod tests {
             Known { bound: 0, interlude },
             &mut meter,
             split_after,
+            u64::MAX,
         );
         (searched, meter.expanded)
     }
@@ -473,6 +534,34 @@ mod tests {
         stop.stop();
         let err = split_run(&board, Weight::ONE, Helpers::dedicated(2), u64::MAX, &stop).unwrap_err();
         assert!(matches!(err, SearchError::Cancelled { .. }), "{err}");
+    }
+
+    #[test]
+    fn a_five_by_five_search_that_moves_to_the_deeper_machine_between_iterations_finds_a_shortest_path() {
+        let board = sample("5x5-38.txt");
+        for helpers in [Helpers::none(), Helpers::dedicated(2)] {
+            let found =
+                split_run_deepening_after(&board, Weight::ONE, helpers, u64::MAX, &Stop::new(), 0).expect("solves");
+            assert_eq!((found.path.len(), found.lower_bound), (38, 38));
+            assert!(reaches_goal(&board, &found.path));
+        }
+        assert!(!Puzzle::new(&board).can_deepen(), "the search built the deeper machine");
+    }
+
+    #[test]
+    fn a_stopped_search_does_not_wait_for_the_deeper_machine() {
+        let board = sample("5x5-38.txt");
+        let stop = Stop::new();
+        stop.stop();
+        let options = Options::default();
+        let plan = crate::solver::Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict };
+        let mut progress = NoProgress;
+        let mut meter = Meter::new(&options, plan, 5, &mut progress, &stop);
+        let started = std::time::Instant::now();
+        let err = deepen(&mut Puzzle::new(&board), &Helpers::dedicated(2), 0, &mut meter).unwrap_err();
+        assert!(matches!(err, SearchError::Cancelled { .. }), "{err}");
+        // The build takes seconds; an interrupted one stops at its first cell.
+        assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
     }
 
     #[test]

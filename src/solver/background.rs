@@ -1,6 +1,6 @@
 //! Building in the background without slowing searches: [`yield_to_searches`] puts the calling
 //! thread at idle scheduling priority, and the build threads it spawns inherit it, so a table
-//! build only gets the CPU time that no search wants.
+//! build (or the deeper duplicate machine's) only gets the CPU time that no search wants.
 //!
 //! On Linux the thread moves to `SCHED_IDLE` (it runs only when a core would otherwise idle), and
 //! its nice value goes to 19 in case the scheduler ignores that; on other Unix systems the nice
