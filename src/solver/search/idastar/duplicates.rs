@@ -122,6 +122,7 @@ impl Duplicates {
                     let _ = DEEPER.set(machine);
                 }
                 BUILDING.store(false, Ordering::Release);
+                release_freed_memory();
                 return DEEPER.get();
             }
             // Another thread builds it (a server's, at idle priority): waiting leaves it this
@@ -236,6 +237,18 @@ impl Duplicates {
         }
         let rows = next.iter().map(|&next| Row { next, prune: next.map(|state| prune[state as usize]) }).collect();
         Duplicates { rows }
+    }
+}
+
+/// Hands the memory the build freed back to the system: its boards and patterns, tens of MB
+/// spread over the workers' allocator arenas, which the C library otherwise keeps for the
+/// process's lifetime (a server's own memory once the deeper machine is built: 64 MB with this,
+/// 101 MB without; the machine itself is 15 MB, and the server 12 MB without it).
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free pages of the allocator's own to the system.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 
