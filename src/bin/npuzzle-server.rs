@@ -258,7 +258,7 @@ async fn main() -> anyhow::Result<()> {
     let config = flags.security.apply(flags.config())?;
     let [four, five] = flags.start_pattern_databases()?;
     // Half a second at start, so that the first 5×5 search does not wait for its machine; then
-    // the deeper 5×5 machine, about 3 s at idle priority.
+    // the deeper 5×5 machine, about 3 s at idle priority, logged when ready.
     std::thread::spawn(npuzzle::solver::search::idastar::warm_up);
     let config = Config { pattern_databases: four, pattern_databases_5x5: five, ..config };
     let address = listener.local_addr().context("cannot read the bound address")?;

@@ -30,7 +30,11 @@ async fn run(config: &Config) -> Outcome {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sixty_four_clients_get_only_expected_statuses_and_memory_stays_flat() {
-    let server = Process::server(&["--max-concurrent-solves", "2"]);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let log = dir.path().join("server.log");
+    let mut server = Process::server_logged(&["--max-concurrent-solves", "2"], &log);
+    // What the server builds once at start is not the load's: the memory is watched from then.
+    server.wait_for_log(&log, "duplicate-pruning machine ready");
     let half = Duration::from_secs(load_seconds().div_ceil(2));
     let config = Config { watch_pid: Some(server.pid()), ..Config::new(server.url(), 64, half) };
     let first = run(&config).await;

@@ -35,7 +35,10 @@ impl Target {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let mut flags = vec!["--max-concurrent-solves", "2"];
         flags.extend_from_slice(extra);
-        let server = Process::server_logged(&flags, &dir.path().join("server.log"));
+        let mut server = Process::server_logged(&flags, &dir.path().join("server.log"));
+        // What the server builds once at start is not the attack's: its memory and its cores
+        // are watched from then.
+        server.wait_for_log(&dir.path().join("server.log"), "duplicate-pruning machine ready");
         Target { server, dir }
     }
 

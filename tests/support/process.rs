@@ -86,6 +86,17 @@ impl Process {
         Process::start_with_stderr(command, address, Stdio::from(file))
     }
 
+    /// Waits until `log` (the file [`Process::server_logged`] writes) holds `line`, at most
+    /// [`STARTUP_TIMEOUT`].
+    pub fn wait_for_log(&mut self, log: &std::path::Path, line: &str) {
+        let started = Instant::now();
+        while !std::fs::read_to_string(log).is_ok_and(|logged| logged.contains(line)) {
+            assert!(self.is_running(), "the server exited before logging {line:?}");
+            assert!(started.elapsed() < STARTUP_TIMEOUT, "the server did not log {line:?}");
+            sleep(Duration::from_millis(50));
+        }
+    }
+
     /// Whether it is still running.
     pub fn is_running(&mut self) -> bool {
         self.child.try_wait().expect("the child's status").is_none()

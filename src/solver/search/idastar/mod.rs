@@ -41,14 +41,18 @@ use crate::solver::{Algorithm, Heuristic, Meter, SearchError};
 /// Builds the duplicate-pruning machines of the board sizes IDA* searches deepest (4×4 and
 /// 5×5's quick one: about half a second on two cores), then, at idle priority, 5×5's deeper one
 /// (about 3 s), so that a server's searches neither wait for them nor share their cores with the
-/// build. Call it on a thread of its own, which it leaves at idle priority. Searches build the
-/// quick machines on first use otherwise, and the deeper one before a long iteration.
+/// build; logs when the deeper one is ready (the server's memory settles then). Call it on a
+/// thread of its own, which it leaves at idle priority. Searches build the quick machines on
+/// first use otherwise, and the deeper one before a long iteration.
 pub fn warm_up() {
     for dimension in [4, 5] {
         Duplicates::for_dimension(dimension);
     }
     background::yield_to_searches();
-    Duplicates::deepest(5, cores(), &|| false);
+    let started = std::time::Instant::now();
+    if let Some(machine) = Duplicates::deepest(5, cores(), &|| false) {
+        tracing::info!(states = machine.states(), took = ?started.elapsed(), "5x5 deeper duplicate-pruning machine ready");
+    }
 }
 
 /// Builds the deepest duplicate-pruning machine for `dimension`² boards now, on every core, and
