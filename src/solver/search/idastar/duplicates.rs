@@ -37,10 +37,9 @@ use crate::solver::prefetch::prefetch;
 const LONGEST: [usize; 6] = [0, 0, 2, 14, 10, 14];
 
 /// The longest duplicates of the deeper 5×5 machine ([`Duplicates::deepest`]): 471,775 states,
-/// built in about 3 s on two cores. It prunes a few per cent more of the nodes IDA* enters, and
-/// many more of the moves it would otherwise look up in the tables only to cut: a fifth less
-/// time on DeepCubeA's #484 (see `docs/performance.md`), too slow a build for every process, so
-/// a server builds it in the background and a long search before its next iteration.
+/// built in about 3 s on two cores. It takes 4 to 19 % of the nodes off long 5×5 searches, at
+/// about the same cost a node (see `docs/performance.md`): too slow a build for every process,
+/// so a server builds it in the background and a long search before its next iteration.
 const DEEPER_5X5: usize = 16;
 
 /// The deeper 5×5 machine, once built.
@@ -170,9 +169,8 @@ impl Duplicates {
     /// The duplicates up to `longest` moves on the `dimension`² board, as a machine, found on
     /// every core.
     fn search(dimension: usize, longest: usize) -> Duplicates {
-        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
         // Never interrupted, so always built.
-        Duplicates::build(dimension, longest, workers, &|| false).unwrap_or_else(Duplicates::undoing)
+        Duplicates::build(dimension, longest, every_core(), &|| false).unwrap_or_else(Duplicates::undoing)
     }
 
     /// [`Duplicates::search`] on `workers` threads; `None` once `interrupted` says so.
@@ -238,6 +236,11 @@ impl Duplicates {
         let rows = next.iter().map(|&next| Row { next, prune: next.map(|state| prune[state as usize]) }).collect();
         Duplicates { rows }
     }
+}
+
+/// The machine's cores, which a build with nothing to yield to takes.
+pub fn every_core() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Hands the memory the build freed back to the system: its boards and patterns, tens of MB

@@ -50,7 +50,7 @@ pub fn warm_up() {
     }
     background::yield_to_searches();
     let started = std::time::Instant::now();
-    if let Some(machine) = Duplicates::deepest(5, cores(), &|| false) {
+    if let Some(machine) = Duplicates::deepest(5, duplicates::every_core(), &|| false) {
         tracing::info!(states = machine.states(), took = ?started.elapsed(), "5x5 deeper duplicate-pruning machine ready");
     }
 }
@@ -59,12 +59,7 @@ pub fn warm_up() {
 /// returns its states: for a benchmark that times searches as a server that has warmed up runs
 /// them.
 pub fn build_deepest_duplicates(dimension: usize) -> usize {
-    Duplicates::deepest(dimension, cores(), &|| false).map_or(0, Duplicates::states)
-}
-
-/// The machine's cores, which a build with nothing to yield to takes.
-fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    Duplicates::deepest(dimension, duplicates::every_core(), &|| false).map_or(0, Duplicates::states)
 }
 
 /// Before an iteration that follows one of this many nodes, a search builds the deeper
