@@ -43,13 +43,20 @@
 //! measurements).
 
 pub mod board;
+#[cfg(feature = "service")]
 pub mod client;
+#[cfg(feature = "service")]
 pub mod convert;
+#[cfg(feature = "service")]
 pub mod load;
+#[cfg(feature = "service")]
 pub mod metrics;
+#[cfg(feature = "service")]
 pub mod proto;
 pub mod random;
+#[cfg(feature = "service")]
 pub mod server;
+#[cfg(feature = "service")]
 pub mod service;
 pub mod solver;
 pub mod text;

@@ -29,8 +29,9 @@ use indicatif::{HumanCount, ProgressBar, ProgressStyle};
 use npuzzle::client::{
     self, AccessToken, Client, Credentials, SolveOptions, StreamEvent, TlsFlags, solution_json, solution_text,
 };
+use npuzzle::service::DatabaseSlot;
 use npuzzle::solver::pdb::cache::file_name;
-use npuzzle::solver::{DatabaseSlot, Optimality, Partition, PatternDatabases, cache_dir, wants_pattern_databases};
+use npuzzle::solver::{Optimality, Partition, PatternDatabases, cache_dir, wants_pattern_databases};
 use npuzzle::text::moves_header;
 use npuzzle::{Algorithm, Board, Heuristic, proto, server};
 use tonic::transport::Endpoint;
@@ -308,7 +309,9 @@ async fn solve(args: &Args, board: &Board, databases: DatabaseSlot) -> Result<pr
             let credentials = credentials(args)?;
             Client::connect_with(endpoint.clone(), credentials).await?
         }
-        None => Client::embedded(server::Config { pattern_databases: databases, ..server::Config::default() }).await?,
+        None => {
+            Client::embedded(server::Config { pattern_databases: vec![databases], ..server::Config::default() }).await?
+        }
     }
     .with_deadline(args.timeout);
     let options = SolveOptions {

@@ -26,8 +26,9 @@ use http::HeaderValue;
 use npuzzle::board::{DEFAULT_MAX_DIMENSION, MAX_DIMENSION};
 use npuzzle::metrics;
 use npuzzle::server::{self, Config};
+use npuzzle::service::DatabaseSlot;
 use npuzzle::service::{self, Limits};
-use npuzzle::solver::{DatabaseSlot, Partition, PatternDatabases, TableMemory, cache_dir};
+use npuzzle::solver::{Partition, PatternDatabases, TableMemory, cache_dir};
 use tokio::net::TcpListener;
 use tracing::{info, warn};
 use tracing_subscriber::EnvFilter;
@@ -138,8 +139,7 @@ impl Flags {
             limits,
             drain_timeout: Duration::from_millis(self.drain_timeout_ms),
             max_message_bytes: self.max_message_bytes,
-            pattern_databases: DatabaseSlot::new(),
-            pattern_databases_5x5: DatabaseSlot::new(),
+            pattern_databases: Vec::new(),
             web: !self.no_web,
             allowed_origins: self.allow_origin.clone(),
             ..Config::default()
@@ -169,11 +169,11 @@ impl Flags {
     /// databases on a thread of their own, one after the other so that two cold builds never
     /// add their peaks, and returns the slots they will fill (left empty when turned off); each
     /// step is logged when it is ready, a failure when it is known.
-    fn start_pattern_databases(&self) -> anyhow::Result<[DatabaseSlot; 2]> {
+    fn start_pattern_databases(&self) -> anyhow::Result<Vec<DatabaseSlot>> {
         let partitions = self.partitions()?;
         if partitions.is_empty() {
             info!("pattern databases off: 4x4 and 5x5 boards use IDA* with linear conflict");
-            return Ok([DatabaseSlot::new(), DatabaseSlot::new()]);
+            return Ok(Vec::new());
         }
         let dir = cache_dir(self.cache_dir.as_deref())?;
         info!(
@@ -181,16 +181,13 @@ impl Flags {
             partitions = ?partitions.iter().map(Partition::sizes).collect::<Vec<_>>(),
             "loading the pattern databases in the background; boards use linear conflict until theirs are ready"
         );
-        let (mut slots, loading) = DatabaseSlot::spawn_load_or_build_each(dir, partitions, self.tables);
+        let (slots, loading) = DatabaseSlot::spawn_load_or_build_each(dir, partitions, self.tables);
         std::thread::spawn(move || {
             if loading.join().is_err() {
                 warn!("the pattern-database loader crashed; boards keep what is loaded");
             }
         });
-        slots.resize_with(2, DatabaseSlot::new);
-        let five = slots.pop().unwrap_or_default();
-        let four = slots.pop().unwrap_or_default();
-        Ok([four, five])
+        Ok(slots)
     }
 
     /// `--prepare`: builds or checks every pattern-database file this server would use.
@@ -256,11 +253,11 @@ async fn main() -> anyhow::Result<()> {
     let listener =
         TcpListener::bind(flags.listen).await.with_context(|| format!("cannot listen on {}", flags.listen))?;
     let config = flags.security.apply(flags.config())?;
-    let [four, five] = flags.start_pattern_databases()?;
+    let pattern_databases = flags.start_pattern_databases()?;
     // Half a second at start, so that the first 5×5 search does not wait for its machine; then
     // the deeper 5×5 machine, about 3 s at idle priority, logged when ready.
     std::thread::spawn(npuzzle::solver::search::idastar::warm_up);
-    let config = Config { pattern_databases: four, pattern_databases_5x5: five, ..config };
+    let config = Config { pattern_databases, ..config };
     let address = listener.local_addr().context("cannot read the bound address")?;
     security::warn_if_exposed(address, &config);
     security::reload_on_sighup(&config);

@@ -38,8 +38,8 @@ use tracing::{info, warn};
 use incoming::{Admission, Listener};
 
 use crate::proto::{self, solver_service_server::SolverServiceServer};
+use crate::service::DatabaseSlot;
 use crate::service::{Limits, RunningSearches, SolverService};
-use crate::solver::DatabaseSlot;
 
 /// The default of [`Config::drain_timeout`].
 pub const DEFAULT_DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
@@ -58,16 +58,12 @@ pub struct Config {
     /// The largest request message accepted; a larger one is refused with OUT_OF_RANGE by the
     /// transport before it is decoded.
     pub max_message_bytes: usize,
-    /// The 4×4 pattern databases, read by every request when it starts. The slot may be filled
-    /// later (the server binary loads or builds them in the background): until then 4×4 boards
-    /// are solved with IDA* and linear conflict, slower but just as optimal, so a cold start
-    /// never leaves a request waiting on the build. A request reads each loaded set for the
-    /// board size it was built for, so this slot may hold the 5×5 set as well.
-    pub pattern_databases: DatabaseSlot,
-    /// The 5×5 pattern databases, filled like [`Config::pattern_databases`]; until then 5×5
-    /// boards get IDA* with linear conflict (and a request naming the pattern-database
-    /// heuristic gets UNAVAILABLE).
-    pub pattern_databases_5x5: DatabaseSlot,
+    /// The pattern databases, a slot per board size (4×4, 5×5), read by every request when it
+    /// starts. A slot may be filled later (the server binary loads or builds the tables in the
+    /// background): until then its boards are solved with IDA* and linear conflict, slower but
+    /// just as optimal, so a cold start never leaves a request waiting on the build (and a
+    /// request naming the pattern-database heuristic gets UNAVAILABLE). Empty: no tables.
+    pub pattern_databases: Vec<DatabaseSlot>,
     /// Serve the browser page at `/` and gRPC-Web (over HTTP/1.1 too) beside HTTP/2 gRPC.
     pub web: bool,
     /// Origins of pages served elsewhere that may call over gRPC-Web (CORS); empty: none.
@@ -86,8 +82,7 @@ impl Default for Config {
             limits: Limits::default(),
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
-            pattern_databases: DatabaseSlot::new(),
-            pattern_databases_5x5: DatabaseSlot::new(),
+            pattern_databases: Vec::new(),
             web: true,
             allowed_origins: Vec::new(),
             connections: limits::ConnectionLimits::default(),
@@ -119,10 +114,7 @@ pub struct Server {
 impl Server {
     /// A server with `config`'s limits.
     pub fn new(config: Config) -> Server {
-        let service = SolverService::new(
-            &config.limits,
-            vec![config.pattern_databases.clone(), config.pattern_databases_5x5.clone()],
-        );
+        let service = SolverService::new(&config.limits, config.pattern_databases.clone());
         Server { config, service }
     }
 

@@ -36,7 +36,7 @@ use crate::convert::{board_from_proto, weight_from_proto};
 use crate::metrics::{self, InProgress};
 use crate::proto::{self, solve_request, solve_stream_request, solve_stream_response::Event};
 use crate::solver::{
-    self, Algorithm, DatabaseSlot, Helpers, NoProgress, Options, Progress, ProgressReport, SearchError, Solution, Stop,
+    self, Algorithm, Helpers, NoProgress, Options, Progress, ProgressReport, SearchError, Solution, Stop,
 };
 use crate::text;
 use lend::SlotLender;
@@ -48,11 +48,13 @@ mod direct;
 mod lend;
 mod limits;
 mod memory;
+mod tables;
 
 pub use busy::{BUSY_METADATA, NO_RETRY_METADATA, is_busy};
 use call::Call;
 use deadline::deadline;
 pub use limits::{DEFAULT_PROGRESS_INTERVAL, DEFAULT_QUEUE_TIMEOUT, Limits};
+pub use tables::DatabaseSlot;
 
 /// The shortest progress interval a client may ask for: the search only reports every few
 /// thousand nodes anyway.

@@ -41,7 +41,7 @@ use crate::board::{Board, Direction, Step, tile_to_slide};
 pub use advice::stronger_methods;
 pub use budget::{CHECK_INTERVAL, Interrupt, Meter};
 pub use helpers::Helpers;
-pub use pdb::{DatabaseSlot, Partition, PatternDatabases, PdbError, TableMemory, cache_dir, default_cache_dir};
+pub use pdb::{Partition, PatternDatabases, PdbError, TableMemory, cache_dir, default_cache_dir};
 pub use search::Weight;
 
 /// Which search to run.

@@ -10,7 +10,7 @@ use crate::support;
 use npuzzle::proto::{self, solve_stream_response::Event};
 use npuzzle::random::{Rng, random_board};
 use npuzzle::server::Config;
-use npuzzle::solver::DatabaseSlot;
+use npuzzle::service::DatabaseSlot;
 
 /// A 6×6 board from a random walk of 5,000 moves: no optimal search reaches it.
 const RANDOM_6X6: [u32; 36] = [
@@ -105,7 +105,7 @@ async fn a_6x6_is_answered_with_a_path_to_the_goal_and_a_bound() {
 async fn a_4x4_anytime_answer_with_tables_is_optimal() {
     let databases = DatabaseSlot::new();
     databases.fill(support::small_databases());
-    let server = start(Config { pattern_databases: databases, ..config() }).await;
+    let server = start(Config { pattern_databases: vec![databases], ..config() }).await;
     let (improved, last, took) = stream(&server, board(4, &FOUR_BY_FOUR_52), 20_000).await;
     println!("4x4 with tables: {} moves, bound {}, in {took:?}", last.moves, last.lower_bound);
     assert_shrinking(&improved, &last);

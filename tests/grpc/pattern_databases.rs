@@ -8,8 +8,8 @@ use crate::support;
 use crate::common::{board, config, solve_request, start};
 use npuzzle::proto;
 use npuzzle::server::Config;
+use npuzzle::service::DatabaseSlot;
 use npuzzle::service::Limits;
-use npuzzle::solver::DatabaseSlot;
 use tonic::Code;
 
 /// Princeton's puzzle4x4-78.txt.
@@ -25,7 +25,7 @@ async fn solve(server: &common::TestServer, tiles: &[u32], options: Option<proto
 #[tokio::test]
 async fn four_by_four_boards_use_the_databases_once_they_arrive() {
     let databases = DatabaseSlot::new();
-    let server = start(Config { pattern_databases: databases.clone(), ..config() }).await;
+    let server = start(Config { pattern_databases: vec![databases.clone()], ..config() }).await;
 
     let before = solve(&server, &FOUR_BY_FOUR_30, None).await;
     assert_eq!(before.moves, 30);
@@ -49,7 +49,7 @@ async fn the_princeton_78_move_board_solves_through_the_service() {
     let databases = DatabaseSlot::new();
     databases.fill(support::small_databases());
     let limits = Limits { max_expanded_nodes: Some(100_000_000), ..config().limits };
-    let server = start(Config { pattern_databases: databases, limits, ..config() }).await;
+    let server = start(Config { pattern_databases: vec![databases], limits, ..config() }).await;
     let solution = solve(&server, &PRINCETON_78, None).await;
     assert_eq!(solution.moves, 78);
     assert_eq!(solution.boards.len(), 79);

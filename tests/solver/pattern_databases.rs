@@ -10,10 +10,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use npuzzle::random::{Rng, random_board};
+use npuzzle::service::DatabaseSlot;
 use npuzzle::solver::heuristic::Estimator;
 use npuzzle::solver::pdb::cache::file_name;
 use npuzzle::solver::pdb::partition::placements;
-use npuzzle::solver::{DatabaseSlot, Partition, PatternDatabases, PdbError, TableMemory};
+use npuzzle::solver::{Partition, PatternDatabases, PdbError, TableMemory};
 
 fn tiny_partition() -> Partition {
     Partition::new(vec![vec![1, 2, 3], vec![4, 5, 6], vec![7, 8, 9], vec![10, 11, 12], vec![13, 14, 15]])

@@ -2,48 +2,23 @@
 //! file if it checks out, else build the tables and write the file atomically (a temporary file
 //! in the same directory, then a rename), so a crash never leaves a half file under the real
 //! name. One builder per file: a builder holds the file's lock (see `lock`) and everyone else
-//! who wants that file waits for it and loads it. [`DatabaseSlot`] does this on a background
-//! thread, for a server that must answer requests while the tables are still being built.
+//! who wants that file waits for it and loads it.
 //!
 //! The cache directory is `$NPUZZLE_CACHE_DIR`, else `$XDG_CACHE_HOME/npuzzle`, else
-//! `~/.cache/npuzzle`.
+//! `~/.cache/npuzzle`. A warm load maps the file and checks its header and size, and its
+//! checksum the first time (see `checked`); a cold build is the breadth-first search of
+//! `pdb_build` on every core.
 //!
-//! Costs, measured on a two-core machine with a release build:
-//!
-//! | partition | file | cold build | build peak | warm load | process RSS, loaded |
-//! |---|---|---|---|---|---|
-//! | 7-8 (the default) | 288 MB | 108 s on two quiet cores, 203 s of CPU (184 s on two cores shared with a load of about 3.5) | 1.27 GB | milliseconds mapped, 0.38 s the first time (the full checksum) | 286 MB |
-//! | 6-6-3 | 5.8 MB | 3.6 s of CPU (3.6 s wall, loaded machine) | 33 MB | 0.02 to 0.14 s | 9.5 MB |
-//! | 5×5 6-6-6-6 (zero-aware) | 351 MB | 60 s of CPU, 48 s wall (a byte an entry then: 596 MB) | 1.59 GB (then) | milliseconds mapped | |
-//! | 5×5 6-6-6-6 twice | 702 MB | 97 s of CPU, 53 s wall | 1.69 GB | milliseconds mapped | see the README |
-//! | 5×5 6-6-6-6 four times (the default) | 1.40 GB | 253 s of CPU, 132 s wall | 2.38 GB | milliseconds mapped | see the README |
-//!
-//! Every file holds its tables at four bits an entry (see `entry`). The 7-8 file holds the
-//! 8-tile and the 7-tile tables. A 5×5 6-6-6-6 file holds two 176 MB tables (the corner pattern
-//! and one 3×2 block, which serves the other two blocks and every reflection); the catalogue of
-//! two adds two (its second partition's patterns by the blank's corner), and the catalogue of
-//! four four more (the patterns of its last two partitions that no table before serves). Each
-//! table is 25⁶ entries indexed directly (122 MB), whose entries with repeated cells are zero
-//! and never read (about half of them: the price of an index without a rank), then the 53.5 MB
-//! of the blank's pockets, a byte an entry (see [`regions`](super::regions)).
-//!
-//! A warm load maps the file and checks its header and size, and its checksum the first time
-//! (see `checked`); a cold build is the breadth-first search of `pdb_build` on every core. The 5×5 tables load or build on a thread of their own
-//! after the 4×4 ones; until they are ready, 5×5 boards use the catalogue of two (or, for that
-//! one, Korf & Felner's 6-6-6-6) if its file is cached already, else IDA* with linear conflict.
-//!
-//! Cold start: a server runs [`DatabaseSlot::spawn_load_or_build`] at startup. When 7-8 is not
-//! cached, it first loads or builds the 6-6-3 tables (seconds) and serves with them, then builds
-//! 7-8 at idle scheduling priority (see `background`), so the build only takes CPU time that
-//! searches leave, and switches to 7-8 when they are ready. Every 4×4 board is answered with a
-//! pattern database from the first seconds; requests take the best tables loaded when they start.
+//! Cold start: [`load_in_stages`] serves a quick stand-in first (6-6-3, seconds to build, for
+//! 7-8; a 5×5 catalogue's first half when its file is cached) and then builds the strong tables
+//! at idle priority (see `background`), so the build takes only the CPU that searches leave.
+//! What each file costs to build and hold is in `docs/performance.md` ("Tables: build, memory
+//! and load").
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime};
-use std::{env, fs, process, thread};
-
-use tokio::sync::watch;
+use std::time::{Instant, SystemTime};
+use std::{env, fs, process};
 
 use super::build as pdb_build;
 use super::checked;
@@ -53,7 +28,6 @@ use super::lock::{BuildLock, lock_path};
 use super::lookup::PatternDatabases;
 use super::partition::Partition;
 use super::tables::{TableMemory, Tables};
-use crate::metrics;
 use crate::solver::background::yield_to_searches;
 
 /// The cache directory: `$NPUZZLE_CACHE_DIR`, else `$XDG_CACHE_HOME/npuzzle`, else
@@ -266,174 +240,82 @@ fn stand_in(partition: &Partition) -> Option<StandIn> {
     }
 }
 
-/// Pattern databases that arrive, and improve, later: empty until a background load or build
-/// finishes, then upgraded in place when stronger tables are ready. Clones share the slot. A
-/// server hands [`DatabaseSlot::get`] (or [`DatabaseSlot::first`]) to each request's
-/// [`Options`](crate::solver::Options), so a request searches with the best tables loaded when
-/// it starts, and keeps them (an `Arc`) until it ends, however the slot changes meanwhile.
-#[derive(Debug, Clone, Default)]
-pub struct DatabaseSlot(Arc<watch::Sender<Loaded>>);
-
-/// Tables up to this size build in seconds (6-6-3: 5.8 MB), so an early request waits for them
-/// ([`DatabaseSlot::first`]); for larger ones with no stand-in it searches without them at once.
-const QUICK_BUILD_BYTES: usize = 64 << 20;
-
-/// What a slot holds: the best tables so far, whether a loader is still at work, and the board
-/// side its tables are for (known once a loader is started).
-#[derive(Debug, Default)]
-struct Loaded {
-    databases: Option<Arc<PatternDatabases>>,
-    loading: bool,
-    dimension: Option<usize>,
+/// What [`load_in_stages`] tells its owner as it goes: a server's slot fills itself, logs and
+/// sets its readiness metric from these.
+pub trait StagedLoad {
+    /// The tables of `partition` are on their way: loaded or built next.
+    fn pending(&self, partition: &Partition);
+    /// Tables are ready (a stand-in's, then the partition's own), `started` after the load began.
+    fn ready(&self, databases: Arc<PatternDatabases>, started: Instant);
+    /// No quick tables are coming (a 5×5 build takes minutes): a request should not wait.
+    fn nothing_quick(&self);
 }
 
-impl DatabaseSlot {
-    /// An empty slot.
-    pub fn new() -> DatabaseSlot {
-        DatabaseSlot::default()
-    }
+/// Tables up to this size build in seconds (6-6-3: 5.8 MB), so an early request may wait for
+/// them; for larger ones with no stand-in it searches without them at once.
+const QUICK_BUILD_BYTES: usize = 64 << 20;
 
-    /// Fills the slot with `partition`'s tables from `dir` (a file mapped) on a thread of its
-    /// own, and returns the slot with the thread's handle, which yields the outcome. If the file is cached it is
-    /// simply loaded. Otherwise a quicker stand-in (6-6-3 for 7-8) is loaded or built first and
-    /// serves while `partition` is built at idle priority. Each step logs "pattern databases
-    /// ready" and sets the readiness metric.
-    pub fn spawn_load_or_build(
-        dir: PathBuf,
-        partition: Partition,
-    ) -> (DatabaseSlot, thread::JoinHandle<Result<(), PdbError>>) {
-        let (mut slots, handle) = DatabaseSlot::spawn_load_or_build_each(dir, vec![partition], TableMemory::Mapped);
-        (slots.pop().unwrap_or_default(), handle)
-    }
+/// `partition`'s tables from `dir`'s file, else a quicker stand-in first (6-6-3 for 7-8, a
+/// catalogue's first half when cached) and then `partition` built at idle priority: each step
+/// is handed to `to`. A stand-in that fails is logged and skipped; the partition's own failure
+/// is the error.
+pub fn load_in_stages(
+    dir: &Path,
+    partition: &Partition,
+    memory: TableMemory,
+    to: &dyn StagedLoad,
+) -> Result<(), PdbError> {
+    load_stages(dir, stand_in(partition), partition, memory, to)
+}
 
-    /// [`DatabaseSlot::spawn_load_or_build`] for several partitions (one slot each, in order),
-    /// one after the other on one thread, so that two cold builds never add their memory peaks
-    /// (1.3 GB for 7-8, 1.5 GB for 5×5). The thread's outcome is the first failure, if any; a
-    /// failed partition does not stop the ones after it. Files are held as `memory` says.
-    pub fn spawn_load_or_build_each(
-        dir: PathBuf,
-        partitions: Vec<Partition>,
-        memory: TableMemory,
-    ) -> (Vec<DatabaseSlot>, thread::JoinHandle<Result<(), PdbError>>) {
-        let slots: Vec<DatabaseSlot> = partitions.iter().map(|_| DatabaseSlot::new()).collect();
-        // A slot is "loading" (early requests wait for it) from its turn on, the first at once: a
-        // 5×5 request does not wait for tables that come only after a 4×4 build of minutes.
-        for (turn, (slot, partition)) in slots.iter().zip(&partitions).enumerate() {
-            slot.0.send_modify(|loaded| {
-                loaded.loading = turn == 0;
-                loaded.dimension = Some(partition.dimension());
-            });
-        }
-        let fillers = slots.clone();
-        let handle = thread::spawn(move || {
-            let mut outcome = Ok(());
-            for (filler, partition) in fillers.iter().zip(&partitions) {
-                filler.0.send_modify(|loaded| loaded.loading = true);
-                let step = filler.load_in_stages(&dir, stand_in(partition), partition, memory);
-                filler.0.send_modify(|loaded| loaded.loading = false);
-                if let Err(error) = step {
-                    tracing::warn!(%error, partition = %partition.sizes(), "pattern databases unavailable");
-                    outcome = outcome.and(Err(error));
+/// [`load_in_stages`] with the stand-in given.
+fn load_stages(
+    dir: &Path,
+    quick: Option<StandIn>,
+    partition: &Partition,
+    memory: TableMemory,
+    to: &dyn StagedLoad,
+) -> Result<(), PdbError> {
+    let started = Instant::now();
+    to.pending(partition);
+    if let Some(databases) = cached(&dir.join(file_name(partition)), partition, memory, Check::Recorded) {
+        to.ready(Arc::new(databases), started);
+        return Ok(());
+    }
+    let stand_in = match &quick {
+        Some(StandIn { partition: quick, build: true }) => {
+            to.pending(quick);
+            match PatternDatabases::load_or_build_as(dir, quick, memory) {
+                Ok(databases) => Some(databases),
+                Err(error) => {
+                    tracing::warn!(%error, partition = %quick.sizes(), "no stand-in pattern databases");
+                    None
                 }
             }
-            outcome
-        });
-        (slots, handle)
-    }
-
-    /// The body of [`DatabaseSlot::spawn_load_or_build`]'s thread: `partition` from its file,
-    /// else `quick` first (if any, and if it may be built or its file is there) and then
-    /// `partition` built at idle priority.
-    fn load_in_stages(
-        &self,
-        dir: &Path,
-        quick: Option<StandIn>,
-        partition: &Partition,
-        memory: TableMemory,
-    ) -> Result<(), PdbError> {
-        let started = Instant::now();
-        metrics::pattern_databases_ready(&partition.sizes(), false);
-        if let Some(databases) = cached(&dir.join(file_name(partition)), partition, memory, Check::Recorded) {
-            self.ready(Arc::new(databases), started);
-            return Ok(());
         }
-        let stand_in = match &quick {
-            Some(StandIn { partition: quick, build: true }) => {
-                metrics::pattern_databases_ready(&quick.sizes(), false);
-                match PatternDatabases::load_or_build_as(dir, quick, memory) {
-                    Ok(databases) => Some(databases),
-                    Err(error) => {
-                        tracing::warn!(%error, partition = %quick.sizes(), "no stand-in pattern databases");
-                        None
-                    }
-                }
-            }
-            Some(StandIn { partition: quick, build: false }) => {
-                cached(&dir.join(file_name(quick)), quick, memory, Check::Recorded).map(Arc::new)
-            }
-            None => None,
-        };
-        match stand_in {
-            Some(databases) => self.ready(databases, started),
-            // No quick tables are coming (a 5×5 build takes minutes): a request should not wait.
-            None if quick.is_some() || partition.table_bytes() > QUICK_BUILD_BYTES => {
-                self.0.send_modify(|loaded| loaded.loading = false);
-            }
-            None => {}
+        Some(StandIn { partition: quick, build: false }) => {
+            cached(&dir.join(file_name(quick)), quick, memory, Check::Recorded).map(Arc::new)
         }
-        if !yield_to_searches() {
-            tracing::warn!("cannot lower the build's priority: it competes with searches for the CPU");
-        }
-        let databases = PatternDatabases::load_or_build_as(dir, partition, memory)?;
-        self.ready(databases, started);
-        Ok(())
+        None => None,
+    };
+    match stand_in {
+        Some(databases) => to.ready(databases, started),
+        None if quick.is_some() || partition.table_bytes() > QUICK_BUILD_BYTES => to.nothing_quick(),
+        None => {}
     }
-
-    /// Puts `databases` in the slot, logs it and sets the readiness metric.
-    fn ready(&self, databases: Arc<PatternDatabases>, started: Instant) {
-        let partition = databases.partition().sizes();
-        let side = databases.dimension();
-        self.fill(databases);
-        tracing::info!(%partition, elapsed = ?started.elapsed(), "pattern databases ready: new {side}x{side} requests use them");
-        metrics::pattern_databases_ready(&partition, true);
+    if !yield_to_searches() {
+        tracing::warn!("cannot lower the build's priority: it competes with searches for the CPU");
     }
-
-    /// Puts `databases` in the slot, unless it holds larger (so stronger) tables already.
-    pub fn fill(&self, databases: Arc<PatternDatabases>) {
-        self.0.send_if_modified(|loaded| {
-            let stronger = loaded
-                .databases
-                .as_ref()
-                .is_none_or(|held| databases.partition().table_bytes() > held.partition().table_bytes());
-            if stronger {
-                loaded.databases = Some(Arc::clone(&databases));
-            }
-            stronger
-        });
-    }
-
-    /// The best databases loaded so far, if any.
-    pub fn get(&self) -> Option<Arc<PatternDatabases>> {
-        self.0.borrow().databases.clone()
-    }
-
-    /// The best databases loaded so far; if there are none yet but a background load of tables
-    /// for `dimension`² boards is under way, waits up to `within` for its first tables (seconds,
-    /// on a cold start), so an early request searches with them rather than without. A slot
-    /// loading another board size's tables answers at once: a 4×4 request never waits for the
-    /// 5×5 tables, which come only after the 4×4 ones.
-    pub async fn first(&self, dimension: usize, within: Duration) -> Option<Arc<PatternDatabases>> {
-        let mut loaded = self.0.subscribe();
-        // The slot owns the sender, so waiting can only end by the condition or the timeout.
-        let arrived = loaded
-            .wait_for(|loaded| loaded.databases.is_some() || !loaded.loading || loaded.dimension != Some(dimension));
-        let _ = tokio::time::timeout(within, arrived).await;
-        self.get()
-    }
+    let databases = PatternDatabases::load_or_build_as(dir, partition, memory)?;
+    to.ready(databases, started);
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
+    use std::thread;
+    use std::time::Duration;
+
     use super::*;
 
     /// Four small patterns: 3 × 43,680 + 3,360 entries, built in milliseconds.
@@ -447,21 +329,22 @@ mod tests {
         Partition::new(vec![vec![1, 2, 3, 4, 5], vec![6, 7, 8, 9, 10], vec![11, 12, 13, 14, 15]]).expect("5-5-5")
     }
 
-    fn held(slot: &DatabaseSlot) -> Option<String> {
-        slot.get().map(|databases| databases.partition().sizes())
+    /// Keeps the last tables a staged load hands it.
+    #[derive(Default)]
+    struct Held(std::sync::Mutex<Option<Arc<PatternDatabases>>>);
+
+    impl StagedLoad for Held {
+        fn pending(&self, _: &Partition) {}
+
+        fn ready(&self, databases: Arc<PatternDatabases>, _: Instant) {
+            *self.0.lock().expect("not poisoned") = Some(databases);
+        }
+
+        fn nothing_quick(&self) {}
     }
 
-    #[test]
-    fn a_slot_keeps_the_stronger_tables() {
-        let slot = DatabaseSlot::new();
-        assert_eq!(held(&slot), None);
-        slot.fill(Arc::new(PatternDatabases::build(&tiny()).expect("tiny tables")));
-        assert_eq!(held(&slot).as_deref(), Some("4-4-4-3"));
-        let strong = Arc::new(PatternDatabases::build(&small()).expect("small tables"));
-        slot.fill(Arc::clone(&strong));
-        assert_eq!(held(&slot).as_deref(), Some("5-5-5"));
-        slot.fill(Arc::new(PatternDatabases::build(&tiny()).expect("tiny tables")));
-        assert_eq!(held(&slot).as_deref(), Some("5-5-5"), "a weaker fill replaced stronger tables");
+    fn held(slot: &Held) -> Option<String> {
+        slot.0.lock().expect("not poisoned").as_ref().map(|databases| databases.partition().sizes())
     }
 
     #[test]
@@ -488,9 +371,9 @@ mod tests {
     #[test]
     fn a_cold_cache_gets_the_stand_in_first_then_the_strong_tables() {
         let dir = tempfile::tempdir().expect("a temporary directory");
-        let slot = DatabaseSlot::new();
+        let slot = Held::default();
         let quick = StandIn { partition: tiny(), build: true };
-        slot.load_in_stages(dir.path(), Some(quick), &small(), TableMemory::Mapped).expect("both stages");
+        load_stages(dir.path(), Some(quick), &small(), TableMemory::Mapped, &slot).expect("both stages");
         assert_eq!(held(&slot).as_deref(), Some("5-5-5"));
         assert!(dir.path().join(file_name(&tiny())).is_file(), "the stand-in was not cached");
         assert!(dir.path().join(file_name(&small())).is_file(), "the strong tables were not cached");
@@ -500,9 +383,9 @@ mod tests {
     fn a_warm_cache_loads_the_strong_tables_without_the_stand_in() {
         let dir = tempfile::tempdir().expect("a temporary directory");
         PatternDatabases::prepare(dir.path(), &small()).expect("prepared tables");
-        let slot = DatabaseSlot::new();
+        let slot = Held::default();
         let quick = StandIn { partition: tiny(), build: true };
-        slot.load_in_stages(dir.path(), Some(quick), &small(), TableMemory::Resident).expect("a load");
+        load_stages(dir.path(), Some(quick), &small(), TableMemory::Resident, &slot).expect("a load");
         assert_eq!(held(&slot).as_deref(), Some("5-5-5"));
         assert!(!dir.path().join(file_name(&tiny())).exists(), "the stand-in was built although not needed");
     }
@@ -525,11 +408,11 @@ mod tests {
             }
             // Holding the strong tables' lock keeps the loader before their build.
             let lock = BuildLock::acquire(&dir.path().join(file_name(&small()))).expect("the lock");
-            let slot = DatabaseSlot::new();
+            let slot = Arc::new(Held::default());
             let loader = {
-                let (slot, dir) = (slot.clone(), dir.path().to_owned());
+                let (slot, dir) = (Arc::clone(&slot), dir.path().to_owned());
                 let quick = StandIn { partition: tiny(), build: false };
-                thread::spawn(move || slot.load_in_stages(&dir, Some(quick), &small(), TableMemory::Mapped))
+                thread::spawn(move || load_stages(&dir, Some(quick), &small(), TableMemory::Mapped, slot.as_ref()))
             };
             if cached {
                 let deadline = Instant::now() + Duration::from_secs(30);
@@ -546,33 +429,6 @@ mod tests {
             assert_eq!(held(&slot).as_deref(), Some("5-5-5"));
             assert_eq!(dir.path().join(file_name(&tiny())).exists(), cached, "the stand-in was built");
         }
-    }
-
-    #[tokio::test]
-    async fn an_early_request_waits_for_the_first_tables_only_while_they_are_coming() {
-        let nothing_coming = DatabaseSlot::new();
-        let started = Instant::now();
-        assert!(nothing_coming.first(4, Duration::from_secs(30)).await.is_none());
-        assert!(started.elapsed() < Duration::from_secs(1), "waited for tables no one loads");
-
-        // A slot whose 5×5 tables come later (after the 4×4 ones, minutes on a cold start): a
-        // 4×4 request does not wait for it, a 5×5 one does, up to its limit.
-        let five_coming = DatabaseSlot::new();
-        five_coming.0.send_modify(|loaded| {
-            loaded.loading = true;
-            loaded.dimension = Some(5);
-        });
-        let started = Instant::now();
-        assert!(five_coming.first(4, Duration::from_secs(30)).await.is_none());
-        assert!(started.elapsed() < Duration::from_secs(1), "a 4x4 request waited for 5x5 tables");
-        let waited = tokio::time::timeout(Duration::from_millis(300), five_coming.first(5, Duration::from_secs(30)));
-        assert!(waited.await.is_err(), "a 5x5 request did not wait for the 5x5 tables on their way");
-
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let (coming, loader) = DatabaseSlot::spawn_load_or_build(dir.path().to_owned(), tiny());
-        let first = coming.first(4, Duration::from_secs(60)).await.expect("the tables being built");
-        assert_eq!(first.partition(), &tiny());
-        loader.join().expect("the loader thread").expect("tables");
     }
 
     #[test]

@@ -22,8 +22,7 @@
 //!   [`Estimator`](super::heuristic::Estimator) that reads them, one type for each way tables
 //!   are read ([`TableHeuristic`]; a search picks one with `with_heuristic!`).
 //! - [`cache`]: the cache directory, load-or-build (build or file, then lookup's wrapper), and
-//!   [`DatabaseSlot`] for background loading (a quick stand-in first, upgraded when the strong
-//!   tables are ready).
+//!   the staged load for a server (a quick stand-in first, then the strong tables).
 //! - `lock`: one builder per table file, the others wait and load it.
 //! - [`error`]: [`PdbError`], the typed errors of all of the above.
 
@@ -44,7 +43,7 @@ pub mod symmetry;
 pub mod tables;
 mod triples;
 
-pub use cache::{DatabaseSlot, cache_dir, default_cache_dir};
+pub use cache::{cache_dir, default_cache_dir};
 pub use error::PdbError;
 pub(crate) use lookup::with_heuristic;
 pub use lookup::{PatternDatabases, PatternHeuristic, TableHeuristic};
