@@ -1,4 +1,4 @@
-//! The README's grpcurl examples, run for real: grpcurl (a Go gRPC client that knows nothing
+//! The grpcurl examples of docs/api.md, run for real: grpcurl (a Go gRPC client that knows nothing
 //! but what server reflection tells it) against the built `npuzzle-server` binary. It shows
 //! that reflection (v1alpha, the only one grpcurl 1.8 speaks), the proto comments, health, and
 //! the JSON forms of both RPCs work for clients that never saw `proto/npuzzle.proto`.
