@@ -125,7 +125,7 @@ impl From<Optimality> for proto::Optimality {
 }
 
 /// A request's `weight`: 0 (the proto default) is unset; anything else, NaN included, is
-/// for [`crate::solver::plan`] to judge.
+/// for [`crate::solver::Solver::plan`] to judge.
 pub fn weight_from_proto(weight: f64) -> Option<f64> {
     (weight != 0.0).then_some(weight)
 }

@@ -20,7 +20,7 @@ fuzz_target!(
     init: {
         // IDA*'s duplicate machines take a second or more in an instrumented build: made before
         // the first input, so that no input is charged for them.
-        npuzzle::solver::search::idastar::warm_up();
+        npuzzle::solver::warm_up();
         LazyLock::force(&SERVICE);
     },
     |data: &[u8]| {

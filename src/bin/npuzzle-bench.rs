@@ -45,9 +45,8 @@ use anyhow::{Context, Result, bail};
 use clap::Parser;
 use npuzzle::client::{Client, SolveOptions, TlsFlags};
 use npuzzle::random::{Rng, random_board, sample};
-use npuzzle::solver::search::idastar;
 use npuzzle::solver::{
-    self, Helpers, NoProgress, Optimality, Partition, PatternDatabases, SearchError, Stop, TableMemory,
+    self, Helpers, NoProgress, Optimality, Partition, PatternDatabases, SearchError, Solver, Stop, TableMemory,
 };
 use npuzzle::{Algorithm, Board, Heuristic, Options};
 
@@ -248,7 +247,7 @@ fn databases_for(dimensions: impl Iterator<Item = usize>, args: &Method) -> Resu
             let partition = match dimension {
                 _ if args.partition.dimension() == dimension => args.partition.clone(),
                 4 => Partition::seven_eight(),
-                _ => Partition::six_six_six_six_four_times(),
+                _ => Partition::catalogue_of_four(),
             };
             let started = Instant::now();
             let databases = PatternDatabases::load_or_build_as(&dir, &partition, args.tables)?;
@@ -265,37 +264,42 @@ fn databases_for(dimensions: impl Iterator<Item = usize>, args: &Method) -> Resu
         .collect()
 }
 
-/// The options of every in-process solve, with the pattern databases `dimensions` can use
-/// loaded.
-fn options(dimensions: impl Iterator<Item = usize>, args: &Method) -> Result<Options> {
-    Ok(Options {
+/// The options of every in-process solve.
+fn options(args: &Method) -> Options {
+    Options {
         algorithm: args.algorithm,
         heuristic: args.heuristic,
         max_search_time: args.time_limit,
-        pattern_databases: databases_for(dimensions, args)?,
         optimality: args.optimality,
         weight: args.weight,
-        helpers: match args.threads {
-            Some(threads) => Helpers::dedicated(usize::from(threads) - 1),
-            None => Helpers::all_cores(),
-        },
         ..Options::default()
-    })
+    }
+}
+
+/// The solver of every in-process solve: the pattern databases `dimensions` can use, loaded,
+/// and the threads `--threads` allows.
+fn solver(dimensions: impl Iterator<Item = usize>, args: &Method) -> Result<Solver> {
+    let helpers = match args.threads {
+        Some(threads) => Helpers::dedicated(usize::from(threads) - 1),
+        None => Helpers::all_cores(),
+    };
+    Ok(Solver::new().with_pattern_databases(databases_for(dimensions, args)?).with_helpers(helpers))
 }
 
 fn solve_locally(rows: &[Row], args: &Method) -> Result<Vec<Outcome>> {
-    let options = options(rows.iter().map(|row| row.board.dimension()), args)?;
+    let options = options(args);
+    let solver = solver(rows.iter().map(|row| row.board.dimension()), args)?;
     if rows.iter().any(|row| row.board.dimension() == 5) {
         // A server builds it in the background at start: time the searches as they run there.
         let started = Instant::now();
-        let states = idastar::build_deepest_duplicates(5);
+        let states = std::thread::spawn(solver::warm_up).join().unwrap_or(0);
         eprintln!("5x5 duplicate-pruning machine ({states} states) ready in {:.3} s", started.elapsed().as_secs_f64());
     }
     let stop = Stop::new();
     rows.iter()
         .map(|row| {
             let started = Instant::now();
-            let solution = match npuzzle::solve(&row.board, &options, &mut NoProgress, &stop) {
+            let solution = match solver.solve(&row.board, &options, &mut NoProgress, &stop) {
                 Err(SearchError::TimeLimitExceeded { expanded, .. }) => {
                     let elapsed = started.elapsed();
                     return Ok(Outcome {
@@ -492,7 +496,8 @@ struct Sample {
 /// <TAB>ms<TAB>max ms<TAB>proven<TAB>gap`, each a median but max ms and the count of answers
 /// proven optimal; gap is the median (moves - bound) / bound, in percent.
 fn run_random(args: &RandomArgs) -> Result<bool> {
-    let options = options(args.sizes.iter().copied(), &args.method)?;
+    let options = options(&args.method);
+    let solver = solver(args.sizes.iter().copied(), &args.method)?;
     let stop = Stop::new();
     let mut out = io::stdout().lock();
     writeln!(out, "n\tboards\tmoves\tmoves/manhattan\tms\tmax ms\tproven\tgap %")?;
@@ -502,7 +507,8 @@ fn run_random(args: &RandomArgs) -> Result<bool> {
             .map(|_| {
                 let board = random_board(n, &mut rng)?;
                 let started = Instant::now();
-                let solution = npuzzle::solve(&board, &options, &mut NoProgress, &stop)
+                let solution = solver
+                    .solve(&board, &options, &mut NoProgress, &stop)
                     .with_context(|| format!("a random {n}x{n} board"))?;
                 Ok(Sample {
                     moves: solution.moves(),

@@ -268,8 +268,8 @@ fn embedded_databases(args: &Args, board: &Board) -> DatabaseSlot {
     let loaded = match board.dimension() {
         4 => load_embedded_databases(args),
         // The catalogue's first half, if a server built only that before.
-        _ => load_cached_databases(args, &Partition::six_six_six_six_four_times())
-            .or_else(|error| load_cached_databases(args, &Partition::six_six_six_six_twice()).map_err(|_| error)),
+        _ => load_cached_databases(args, &Partition::catalogue_of_four())
+            .or_else(|error| load_cached_databases(args, &Partition::catalogue_of_two()).map_err(|_| error)),
     };
     match loaded {
         Ok(databases) => slot.fill(databases),

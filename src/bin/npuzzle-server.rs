@@ -159,7 +159,7 @@ impl Flags {
         if !self.no_pattern_db {
             partitions.push(self.pattern_db.clone());
             if !self.no_pattern_db_5x5 {
-                partitions.push(Partition::six_six_six_six_four_times());
+                partitions.push(Partition::catalogue_of_four());
             }
         }
         Ok(partitions)
@@ -256,7 +256,7 @@ async fn main() -> anyhow::Result<()> {
     let pattern_databases = flags.start_pattern_databases()?;
     // Half a second at start, so that the first 5×5 search does not wait for its machine; then
     // the deeper 5×5 machine, about 3 s at idle priority, logged when ready.
-    std::thread::spawn(npuzzle::solver::search::idastar::warm_up);
+    std::thread::spawn(npuzzle::solver::warm_up);
     let config = Config { pattern_databases, ..config };
     let address = listener.local_addr().context("cannot read the bound address")?;
     security::warn_if_exposed(address, &config);

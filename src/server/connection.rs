@@ -32,7 +32,7 @@ use tokio_util::either::Either;
 use tonic::codegen::Service;
 use tonic::transport::server::Connected;
 
-use super::limits::ConnectionLimits;
+use super::connection_limits::ConnectionLimits;
 
 /// The HTTP/2 client preface, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", is this long.
 const PREFACE_BYTES: usize = 24;

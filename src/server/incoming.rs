@@ -32,7 +32,7 @@ use tonic::transport::server::TcpIncoming;
 use tracing::{debug, warn};
 
 use super::connection::Guarded;
-use super::limits::ConnectionLimits;
+use super::connection_limits::ConnectionLimits;
 use super::tls::ServerTls;
 use crate::metrics;
 

@@ -11,7 +11,7 @@
 //! the drain sees its new calls refused (the connection, or the stream by the GOAWAY), never
 //! sent, so safe to retry; no connection that carried a call is reset.
 //!
-//! Beyond loopback: [`tls`] (TLS and mTLS), [`auth`] (access tokens), [`limits`] (every
+//! Beyond loopback: [`tls`] (TLS and mTLS), [`auth`] (access tokens), [`connection_limits`] (every
 //! HTTP/2 and connection limit, set explicitly) and [`connection`] (each connection held to
 //! its deadlines).
 
@@ -22,8 +22,8 @@ use http::HeaderValue;
 
 pub mod auth;
 pub mod connection;
+pub mod connection_limits;
 mod incoming;
-pub mod limits;
 pub mod tls;
 mod web;
 
@@ -69,7 +69,7 @@ pub struct Config {
     /// Origins of pages served elsewhere that may call over gRPC-Web (CORS); empty: none.
     pub allowed_origins: Vec<HeaderValue>,
     /// The HTTP/2 and connection limits.
-    pub connections: limits::ConnectionLimits,
+    pub connections: connection_limits::ConnectionLimits,
     /// The certificates to serve TLS with; `None` serves plaintext.
     pub tls: Option<tls::ServerTls>,
     /// The access tokens `SolverService` calls must carry one of; `None` lets every call in.
@@ -85,7 +85,7 @@ impl Default for Config {
             pattern_databases: Vec::new(),
             web: true,
             allowed_origins: Vec::new(),
-            connections: limits::ConnectionLimits::default(),
+            connections: connection_limits::ConnectionLimits::default(),
             tls: None,
             access_tokens: None,
         }

@@ -7,7 +7,7 @@ use tonic::Status;
 
 use crate::proto;
 use crate::service::{Puzzle, SolverService};
-use crate::solver::{self, NoProgress, Stop};
+use crate::solver::{NoProgress, Stop};
 
 impl SolverService {
     /// Answers an encoded `SolveRequest` as `Solve` would, on this thread and without search
@@ -19,7 +19,7 @@ impl SolverService {
             .map_err(|error| Status::invalid_argument(format!("the request does not decode: {error}")))?;
         let puzzle = request.puzzle.as_ref().map(Puzzle::from);
         let job = self.job_now(puzzle, request.options.as_ref(), None)?;
-        let solution = solver::solve(&job.board, &job.options, &mut NoProgress, &Stop::new())?;
+        let solution = job.solver.solve(&job.board, &job.options, &mut NoProgress, &Stop::new())?;
         Ok(proto::SolveResponse { solution: Some(proto::Solution::from(&solution)) })
     }
 }

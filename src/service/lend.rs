@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use tokio::sync::Semaphore;
 
-use crate::solver::helpers::{Lease, Lender};
+use crate::solver::{Lease, Lender};
 
 /// Lends the server's free search slots.
 #[derive(Debug)]

@@ -3,7 +3,7 @@
 //! A request becomes a [`Board`] and [`Options`] before any thread is taken; malformed ones are
 //! INVALID_ARGUMENT. The search then waits a bounded time for one of the server's slots (a
 //! semaphore permit, else RESOURCE_EXHAUSTED "busy", marked with [`BUSY_METADATA`] so that a
-//! proxy retries it on another replica and never a spent budget) and runs [`solver::solve`] on
+//! proxy retries it on another replica and never a spent budget) and runs [`Solver::solve`] on
 //! a blocking thread that owns the permit for as long as the search lives. `Solve` answers once; `SolveStream`
 //! sends a Progress at once, then at most one per interval (dropped, never waited for, when the
 //! client is slow), then exactly one Solution, last.
@@ -36,13 +36,14 @@ use crate::convert::{board_from_proto, weight_from_proto};
 use crate::metrics::{self, InProgress};
 use crate::proto::{self, solve_request, solve_stream_request, solve_stream_response::Event};
 use crate::solver::{
-    self, Algorithm, Helpers, NoProgress, Options, Progress, ProgressReport, SearchError, Solution, Stop,
+    self, Algorithm, Helpers, NoProgress, Options, PatternDatabases, Progress, ProgressReport, SearchError, Solution,
+    Solver, Stop,
 };
 use crate::text;
 use lend::SlotLender;
 
 mod busy;
-mod call;
+mod call_record;
 mod deadline;
 mod direct;
 mod lend;
@@ -51,7 +52,7 @@ mod memory;
 mod tables;
 
 pub use busy::{BUSY_METADATA, NO_RETRY_METADATA, is_busy};
-use call::Call;
+use call_record::CallRecord;
 use deadline::deadline;
 pub use limits::{DEFAULT_PROGRESS_INTERVAL, DEFAULT_QUEUE_TIMEOUT, Limits};
 pub use tables::DatabaseSlot;
@@ -150,7 +151,7 @@ impl SolverService {
     /// Validates the request and takes a slot for it.
     async fn admit(
         &self,
-        call: &mut Call,
+        call: &mut CallRecord,
         puzzle: Option<Puzzle<'_>>,
         options: Option<&proto::SolveOptions>,
         deadline: Option<Instant>,
@@ -173,19 +174,30 @@ impl SolverService {
         options: Option<&proto::SolveOptions>,
         deadline: Option<Instant>,
     ) -> Result<Job, Status> {
-        let (board, mut options) = self.validate(puzzle, options, deadline)?;
-        if options.pattern_databases_for(board.dimension()).is_none()
-            && solver::wants_pattern_databases(board.dimension(), options.algorithm, options.heuristic)
+        let (board, options) = self.validate(puzzle, options, deadline)?;
+        let mut loaded = self.tables_now();
+        let dimension = board.dimension();
+        if !loaded.iter().any(|databases| databases.dimension() == dimension)
+            && solver::wants_pattern_databases(dimension, options.algorithm, options.heuristic)
         {
             let until = Instant::now() + FIRST_TABLES_WAIT;
             let until = deadline.map_or(until, |deadline| deadline.min(until));
-            let mut loaded = Vec::new();
+            loaded.clear();
             for slot in &self.pattern_databases {
-                loaded.extend(slot.first(board.dimension(), until.saturating_duration_since(Instant::now())).await);
+                loaded.extend(slot.first(dimension, until.saturating_duration_since(Instant::now())).await);
             }
-            options.pattern_databases = loaded;
         }
-        Job::planned(board, options)
+        Job::planned(board, options, self.solver(loaded))
+    }
+
+    /// The best tables loaded in each slot now.
+    fn tables_now(&self) -> Vec<Arc<PatternDatabases>> {
+        self.pattern_databases.iter().filter_map(DatabaseSlot::get).collect()
+    }
+
+    /// A solver with `tables`, whose searches may borrow the slots no request holds.
+    fn solver(&self, tables: Vec<Arc<PatternDatabases>>) -> Solver {
+        Solver::new().with_pattern_databases(tables).with_helpers(self.helpers.clone())
     }
 
     /// The request as a [`Job`] with the tables loaded now, without waiting for any.
@@ -196,7 +208,7 @@ impl SolverService {
         deadline: Option<Instant>,
     ) -> Result<Job, Status> {
         let (board, options) = self.validate(puzzle, options, deadline)?;
-        Job::planned(board, options)
+        Job::planned(board, options, self.solver(self.tables_now()))
     }
 
     /// The request's board and the search options it asks for, within this server's limits.
@@ -242,10 +254,8 @@ impl SolverService {
                 ms => Duration::from_millis(u64::from(ms)).min(self.limits.max_search_time),
             }),
             deadline,
-            pattern_databases: self.pattern_databases.iter().filter_map(DatabaseSlot::get).collect(),
             optimality: optimality.into(),
             weight: weight_from_proto(requested.weight),
-            helpers: self.helpers.clone(),
         })
     }
 
@@ -300,7 +310,7 @@ impl SolverService {
 
     async fn solve_once(
         &self,
-        call: &mut Call,
+        call: &mut CallRecord,
         request: proto::SolveRequest,
         deadline: Option<Instant>,
     ) -> Result<Solution, Status> {
@@ -314,7 +324,7 @@ impl SolverService {
     /// gives up, stopping the search, as soon as the client drops the stream.
     async fn finish_stream(
         self,
-        mut call: Call,
+        mut call: CallRecord,
         search: JoinHandle<Result<Solution, SearchError>>,
         events: mpsc::Sender<Result<proto::SolveStreamResponse, Status>>,
         deadline: Option<Instant>,
@@ -336,7 +346,7 @@ impl SolverService {
 impl proto::solver_service_server::SolverService for SolverService {
     async fn solve(&self, request: Request<proto::SolveRequest>) -> Result<Response<proto::SolveResponse>, Status> {
         let deadline = deadline(request.metadata());
-        let mut call = Call::new("Solve");
+        let mut call = CallRecord::new("Solve");
         let result = self.solve_once(&mut call, request.into_inner(), deadline).await;
         call.finish(result.as_ref());
         Ok(Response::new(proto::SolveResponse { solution: Some(proto::Solution::from(&result?)) }))
@@ -347,7 +357,7 @@ impl proto::solver_service_server::SolverService for SolverService {
     async fn solve_stream(&self, request: Request<proto::SolveStreamRequest>) -> Result<Response<SolveEvents>, Status> {
         let deadline = deadline(request.metadata());
         let request = request.into_inner();
-        let mut call = Call::new("SolveStream");
+        let mut call = CallRecord::new("SolveStream");
         let puzzle = request.puzzle.as_ref().map(Puzzle::from);
         let (job, slot) = match self.admit(&mut call, puzzle, request.options.as_ref(), deadline).await {
             Ok(admitted) => admitted,
@@ -395,15 +405,16 @@ impl<'a> From<&'a solve_stream_request::Puzzle> for Puzzle<'a> {
 struct Job {
     board: Board,
     options: Options,
+    solver: Solver,
     algorithm: Algorithm,
 }
 
 impl Job {
-    /// The job for `board` under `options`, refused before any thread is taken when the plan
-    /// cannot run.
-    fn planned(board: Board, options: Options) -> Result<Job, Status> {
-        let algorithm = solver::plan(board.dimension(), &options)?.algorithm;
-        Ok(Job { board, options, algorithm })
+    /// The job for `board` under `options` with `solver`'s tables and cores, refused before any
+    /// thread is taken when the plan cannot run.
+    fn planned(board: Board, options: Options, solver: Solver) -> Result<Job, Status> {
+        let algorithm = solver.plan(board.dimension(), &options)?.algorithm;
+        Ok(Job { board, options, solver, algorithm })
     }
 }
 
@@ -415,7 +426,7 @@ fn spawn_search(
 ) -> JoinHandle<Result<Solution, SearchError>> {
     tokio::task::spawn_blocking(move || {
         let _slot = slot;
-        let searched = solver::solve(&job.board, &job.options, &mut progress, &stop);
+        let searched = job.solver.solve(&job.board, &job.options, &mut progress, &stop);
         let nodes = nodes_expanded(&searched);
         metrics::nodes_expanded(nodes);
         memory::give_back(&searched, nodes);
@@ -464,9 +475,7 @@ impl From<SearchError> for Status {
             SearchError::Cancelled { .. } => Status::cancelled(message),
             SearchError::Unsupported { .. } | SearchError::InvalidOptions(_) => Status::invalid_argument(message),
             SearchError::PatternDatabasesNotLoaded => Status::unavailable(message),
-            SearchError::Internal(_) | SearchError::BoundReached { .. } | SearchError::IterationOutOfReach { .. } => {
-                Status::internal(message)
-            }
+            SearchError::Internal(_) => Status::internal(message),
         }
     }
 }
@@ -514,7 +523,11 @@ mod tests {
 
     #[test]
     fn every_search_error_has_its_status_code() {
-        let plan = solver::Plan { algorithm: Algorithm::AStar, heuristic: solver::Heuristic::Manhattan };
+        let plan = solver::Plan {
+            algorithm: Algorithm::AStar,
+            heuristic: solver::Heuristic::Manhattan,
+            method: solver::Method::AStar,
+        };
         let cases = [
             (SearchError::NodeBudgetExhausted { limit: 10, expanded: 10, dimension: 3, plan }, Code::ResourceExhausted),
             (

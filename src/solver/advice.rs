@@ -1,8 +1,9 @@
 //! What to try when a search runs out of a budget: the one place that knows which methods
 //! exist for which board size, so every error message names only methods the board can use.
 
+use super::method::Plan;
+use super::options::{Algorithm, Heuristic};
 use super::pdb::partition::DIMENSIONS as PDB_DIMENSIONS;
-use super::{Algorithm, Heuristic, Plan};
 
 /// The methods stronger than `plan` that exist for an N×N board (`dimension`), as the end of
 /// an error message: "try …", or, when `plan` is already the strongest, what is left to raise.
@@ -35,9 +36,11 @@ pub fn stronger_methods(dimension: usize, plan: Plan) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::method::Method;
 
     fn plan(algorithm: Algorithm, heuristic: Heuristic) -> Plan {
-        Plan { algorithm, heuristic }
+        let method = if algorithm == Algorithm::AStar { Method::AStar } else { Method::IdaStar };
+        Plan { algorithm, heuristic, method }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! the 3×3 table against A*; and the options that contradict each other refused.
 
 use crate::support::{Rng, random_board, random_walk};
-use npuzzle::solver::search::eight;
+use npuzzle::solver::search::distance_table;
 use npuzzle::solver::{NoProgress, Optimality, SearchError, Solution, Stop};
 use npuzzle::{Algorithm, Board, Direction, Heuristic, Options, solve};
 
@@ -123,10 +123,10 @@ fn the_eight_puzzle_table_agrees_with_a_star() {
         let table = solve(&board, &Options::default(), &mut NoProgress, &Stop::new()).expect("the table answers");
         assert_eq!(table.moves(), expected, "{board:?}");
         assert!(table.is_optimal());
-        assert_eq!(eight::distance(board.tiles()).map(i32::from), Some(expected));
+        assert_eq!(distance_table::distance(board.tiles()).map(i32::from), Some(expected));
         assert_replays(&board, &table);
     }
-    assert_eq!(eight::distance(Board::goal(3).expect("a goal").twin().tiles()), None);
+    assert_eq!(distance_table::distance(Board::goal(3).expect("a goal").twin().tiles()), None);
 }
 
 #[test]

@@ -75,7 +75,7 @@ fn a_catalogue_file_round_trips_under_its_own_name() {
 fn the_five_by_five_catalogue_adds_two_tables_to_korf_and_felners() {
     let catalogue: Partition = "6-6-6-6+6-6-6-6".parse().expect("a built-in catalogue");
     let korf = Partition::six_six_six_six();
-    assert_eq!(catalogue, Partition::six_six_six_six_twice());
+    assert_eq!(catalogue, Partition::catalogue_of_two());
     assert_eq!(catalogue.groups().next(), Some(korf.patterns()));
     let stored: Vec<&[u8]> = catalogue.stored().collect();
     assert_eq!(stored[..2], korf.stored().collect::<Vec<_>>()[..], "Korf & Felner's two tables come first");
@@ -86,8 +86,8 @@ fn the_five_by_five_catalogue_adds_two_tables_to_korf_and_felners() {
 #[test]
 fn the_five_by_five_catalogue_of_four_adds_four_tables_to_the_catalogue_of_two() {
     let catalogue: Partition = "6-6-6-6+6-6-6-6+6-6-6-6+6-6-6-6".parse().expect("a built-in catalogue");
-    let two = Partition::six_six_six_six_twice();
-    assert_eq!(catalogue, Partition::six_six_six_six_four_times());
+    let two = Partition::catalogue_of_two();
+    assert_eq!(catalogue, Partition::catalogue_of_four());
     assert_eq!(catalogue.groups().count(), 4);
     assert!(catalogue.groups().zip(two.groups()).all(|(group, first)| group == first), "the catalogue of two first");
     let stored: Vec<&[u8]> = catalogue.stored().collect();

@@ -11,7 +11,7 @@ use npuzzle::board::tile_to_slide;
 use npuzzle::solver::heuristic::Estimator;
 use npuzzle::solver::pdb::TableHeuristic;
 use npuzzle::solver::pdb::cache::file_name;
-use npuzzle::solver::{Partition, PatternDatabases, PdbError, SearchError, plan};
+use npuzzle::solver::{Partition, PatternDatabases, PdbError, SearchError, Solver};
 use npuzzle::{Algorithm, Board, Direction, Heuristic, Options};
 
 /// Eight 3-tile patterns covering the 24 tiles: row pieces and the corner around the blank.
@@ -218,10 +218,10 @@ fn five_by_five_tables_are_asked_for_by_size() {
     let four = crate::support::small_databases();
     let five = small_databases();
     let asked = Options { heuristic: Heuristic::PatternDatabase, ..Options::default() };
-    let only_four = Options { pattern_databases: vec![four.clone()], ..asked.clone() };
-    assert_eq!(plan(5, &only_four), Err(SearchError::PatternDatabasesNotLoaded));
-    let both = Options { pattern_databases: vec![four, five], ..asked };
-    assert!(plan(4, &both).is_ok() && plan(5, &both).is_ok());
+    let only_four = Solver::new().with_pattern_databases(vec![four.clone()]);
+    assert_eq!(only_four.plan(5, &asked), Err(SearchError::PatternDatabasesNotLoaded));
+    let both = Solver::new().with_pattern_databases(vec![four, five]);
+    assert!(both.plan(4, &asked).is_ok() && both.plan(5, &asked).is_ok());
     assert_eq!(both.pattern_databases_for(5).map(PatternDatabases::dimension), Some(5));
     assert!(both.pattern_databases_for(6).is_none());
 }
@@ -259,29 +259,29 @@ fn the_built_in_five_by_five_partition_is_korf_and_felners() {
     assert_eq!(korf.table_bytes(), 2 * (25usize.pow(6).div_ceil(2) + 53_496_000));
     assert!(Partition::for_dimension(5, vec![(1..=12).collect(), (13..=24).collect()]).is_err(), "too big");
     let goal = Board::goal(5).expect("the goal");
-    let tables_free = Options { pattern_databases: Vec::new(), ..Options::default() };
-    let plan = plan(goal.dimension(), &tables_free).expect("a plan");
+    let plan = Solver::new().plan(goal.dimension(), &Options::default()).expect("a plan");
     assert_eq!(plan.heuristic, Heuristic::LinearConflict, "linear conflict until the tables are loaded");
 }
 
 #[test]
 fn fast_finishes_on_the_five_by_five_tables_within_their_weight() {
     let five = small_databases();
-    let fast =
-        Options { optimality: npuzzle::solver::Optimality::Fast, pattern_databases: vec![five], ..Options::default() };
+    let fast = Options { optimality: npuzzle::solver::Optimality::Fast, ..Options::default() };
+    let solver = Solver::new().with_pattern_databases(vec![five]);
     let mut rng = Rng::new(55);
     for steps in [16, 24, 30] {
         let board = random_walk(5, steps, &mut rng);
         let optimal = solve_with(&board, Algorithm::IdaStar, Heuristic::LinearConflict, None).moves();
         let stop = npuzzle::solver::Stop::new();
-        let solution = npuzzle::solve(&board, &fast, &mut npuzzle::solver::NoProgress, &stop).expect("a FAST answer");
+        let solution = solver.solve(&board, &fast, &mut npuzzle::solver::NoProgress, &stop).expect("a FAST answer");
         // The finish is weighted IDA* on the tables, its first weight 1.5: never longer than that.
         assert!(solution.moves() as f64 <= 1.5 * optimal as f64, "{} moves, optimal {optimal}", solution.moves());
         assert!(solution.lower_bound() as i32 <= optimal, "bound {} over {optimal}", solution.lower_bound());
     }
     // Past 5×5 the rows and columns are placed down to a 5×5 region, then finished the same way.
     let board = crate::support::random_board(7, &mut rng);
-    let solution = npuzzle::solve(&board, &fast, &mut npuzzle::solver::NoProgress, &npuzzle::solver::Stop::new())
+    let solution = solver
+        .solve(&board, &fast, &mut npuzzle::solver::NoProgress, &npuzzle::solver::Stop::new())
         .expect("a FAST answer");
     assert!(solution.moves() > 0 && solution.lower_bound() as i32 <= solution.moves());
 }

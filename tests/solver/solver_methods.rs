@@ -13,40 +13,39 @@ use npuzzle::board::tile_to_slide;
 use npuzzle::solver::heuristic::Estimator;
 use npuzzle::solver::heuristic::linear_conflict::LinearConflict;
 use npuzzle::solver::heuristic::manhattan::{Hamming, Manhattan};
-use npuzzle::solver::search::idastar;
-use npuzzle::solver::{SearchError, plan};
+use npuzzle::solver::{SearchError, Solver};
 use npuzzle::{Algorithm, Board, Direction, Heuristic, Options};
 
 #[test]
 fn auto_picks_by_board_size_and_loaded_databases() {
-    let chosen = |dimension, options: &Options| {
-        let plan = plan(dimension, options).expect("a plan");
+    let chosen = |dimension, solver: &Solver, options: &Options| {
+        let plan = solver.plan(dimension, options).expect("a plan");
         (plan.algorithm, plan.heuristic)
     };
-    let without = Options::default();
-    let with = Options { pattern_databases: vec![small_databases()], ..Options::default() };
+    let (without, with) = (Solver::new(), Solver::new().with_pattern_databases(vec![small_databases()]));
+    let auto = Options::default();
     // 3×3 answers from its distance table, no search; 2×2 from A*.
-    assert_eq!(chosen(3, &without), (Algorithm::Auto, Heuristic::Auto));
-    assert_eq!(chosen(2, &without), (Algorithm::AStar, Heuristic::Manhattan));
-    assert_eq!(chosen(4, &without), (Algorithm::IdaStar, Heuristic::LinearConflict));
-    assert_eq!(chosen(4, &with), (Algorithm::IdaStar, Heuristic::PatternDatabase));
-    assert_eq!(chosen(5, &with), (Algorithm::IdaStar, Heuristic::LinearConflict));
-    let astar_on_four = Options { algorithm: Algorithm::AStar, ..with.clone() };
-    assert_eq!(chosen(4, &astar_on_four), (Algorithm::AStar, Heuristic::Manhattan));
-    let conflict_on_three = Options { heuristic: Heuristic::LinearConflict, ..Options::default() };
-    assert_eq!(chosen(3, &conflict_on_three), (Algorithm::IdaStar, Heuristic::LinearConflict));
+    assert_eq!(chosen(3, &without, &auto), (Algorithm::Auto, Heuristic::Auto));
+    assert_eq!(chosen(2, &without, &auto), (Algorithm::AStar, Heuristic::Manhattan));
+    assert_eq!(chosen(4, &without, &auto), (Algorithm::IdaStar, Heuristic::LinearConflict));
+    assert_eq!(chosen(4, &with, &auto), (Algorithm::IdaStar, Heuristic::PatternDatabase));
+    assert_eq!(chosen(5, &with, &auto), (Algorithm::IdaStar, Heuristic::LinearConflict));
+    let astar = Options { algorithm: Algorithm::AStar, ..Options::default() };
+    assert_eq!(chosen(4, &with, &astar), (Algorithm::AStar, Heuristic::Manhattan));
+    let conflict = Options { heuristic: Heuristic::LinearConflict, ..Options::default() };
+    assert_eq!(chosen(3, &without, &conflict), (Algorithm::IdaStar, Heuristic::LinearConflict));
 }
 
 #[test]
 fn pattern_databases_are_refused_when_absent_or_for_other_sizes() {
     let asked = Options { heuristic: Heuristic::PatternDatabase, ..Options::default() };
-    assert_eq!(plan(4, &asked), Err(SearchError::PatternDatabasesNotLoaded));
-    let loaded = Options { pattern_databases: vec![small_databases()], ..asked };
-    assert!(plan(4, &loaded).is_ok());
-    assert_eq!(plan(5, &loaded), Err(SearchError::PatternDatabasesNotLoaded), "5x5 tables not loaded");
-    assert!(matches!(plan(6, &loaded), Err(SearchError::Unsupported { .. })));
+    assert_eq!(Solver::new().plan(4, &asked), Err(SearchError::PatternDatabasesNotLoaded));
+    let loaded = Solver::new().with_pattern_databases(vec![small_databases()]);
+    assert!(loaded.plan(4, &asked).is_ok());
+    assert_eq!(loaded.plan(5, &asked), Err(SearchError::PatternDatabasesNotLoaded), "5x5 tables not loaded");
+    assert!(matches!(loaded.plan(6, &asked), Err(SearchError::Unsupported { .. })));
     let astar = Options { algorithm: Algorithm::AStar, heuristic: Heuristic::LinearConflict, ..Options::default() };
-    assert!(matches!(plan(3, &astar), Err(SearchError::Unsupported { .. })));
+    assert!(matches!(Solver::new().plan(3, &astar), Err(SearchError::Unsupported { .. })));
 }
 
 /// A uniformly random solvable 3×3 board.
@@ -116,7 +115,7 @@ fn every_method_gives_the_astar_manhattan_length_on_five_by_five() {
 #[test]
 fn the_deeper_five_by_five_duplicate_machine_keeps_the_astar_length() {
     // As a server builds it at start: every 5×5 search after this one prunes with it.
-    assert_eq!(idastar::build_deepest_duplicates(5), 471_775);
+    assert_eq!(std::thread::spawn(npuzzle::solver::warm_up).join().expect("built"), 471_775);
     let mut rng = Rng::new(55);
     for _ in 0..4 {
         let start = random_walk(5, 40, &mut rng);

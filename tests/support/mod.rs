@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use npuzzle::solver::pdb::cache::file_name;
-use npuzzle::solver::{NoProgress, Partition, PatternDatabases, Solution, Stop, default_cache_dir};
-use npuzzle::{Algorithm, Board, Direction, Heuristic, Options, solve};
+use npuzzle::solver::{NoProgress, Partition, PatternDatabases, Solution, Solver, Stop, default_cache_dir};
+use npuzzle::{Algorithm, Board, Direction, Heuristic, Options};
 
 /// Exact distance to the goal of every solvable board of dimension `n` (2 or 3), by BFS from the
 /// goal over raw tile vectors, sharing no code with the solver.
@@ -138,14 +138,10 @@ pub fn solve_with(
     heuristic: Heuristic,
     databases: Option<Arc<PatternDatabases>>,
 ) -> Solution {
-    let options = Options {
-        algorithm,
-        heuristic,
-        max_expanded_nodes: u64::MAX,
-        pattern_databases: databases.into_iter().collect(),
-        ..Options::default()
-    };
-    solve(board, &options, &mut NoProgress, &Stop::new())
+    let options = Options { algorithm, heuristic, max_expanded_nodes: u64::MAX, ..Options::default() };
+    Solver::new()
+        .with_pattern_databases(databases.into_iter().collect())
+        .solve(board, &options, &mut NoProgress, &Stop::new())
         .unwrap_or_else(|err| panic!("{algorithm} with {heuristic} on {board:?}: {err}"))
 }
 

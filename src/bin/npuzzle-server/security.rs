@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::Context;
 use npuzzle::server::Config;
 use npuzzle::server::auth::AccessTokens;
-use npuzzle::server::limits::{self, ConnectionLimits};
+use npuzzle::server::connection_limits::{self, ConnectionLimits};
 use npuzzle::server::tls::{ServerTls, TlsFiles};
 use tracing::{info, warn};
 
@@ -30,7 +30,7 @@ pub struct SecurityFlags {
     #[arg(long, value_name = "FILE")]
     auth_token_file: Option<PathBuf>,
     /// Connections open at once; one more is closed at its accept (and counted).
-    #[arg(long, value_name = "N", default_value_t = limits::DEFAULT_MAX_CONNECTIONS)]
+    #[arg(long, value_name = "N", default_value_t = connection_limits::DEFAULT_MAX_CONNECTIONS)]
     max_connections: usize,
     /// A connection must finish its TLS handshake and HTTP/2 preface within this, e.g. 10s.
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = humantime::parse_duration)]
@@ -39,10 +39,10 @@ pub struct SecurityFlags {
     #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = humantime::parse_duration)]
     idle_timeout: Duration,
     /// Calls in flight on one connection; more are refused with REFUSED_STREAM.
-    #[arg(long, value_name = "N", default_value_t = limits::DEFAULT_MAX_CONCURRENT_STREAMS)]
+    #[arg(long, value_name = "N", default_value_t = connection_limits::DEFAULT_MAX_CONCURRENT_STREAMS)]
     max_concurrent_streams: u32,
     /// The largest header block accepted, in bytes.
-    #[arg(long, value_name = "BYTES", default_value_t = limits::DEFAULT_MAX_HEADER_LIST_SIZE)]
+    #[arg(long, value_name = "BYTES", default_value_t = connection_limits::DEFAULT_MAX_HEADER_LIST_SIZE)]
     max_header_list_size: u32,
     /// How often an HTTP/2 PING checks that a connection's peer is alive.
     #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = humantime::parse_duration)]
@@ -78,7 +78,7 @@ impl SecurityFlags {
             max_connection_age: self.max_connection_age,
             ..ConnectionLimits::default()
         };
-        match limits::raise_open_file_limit(self.max_connections) {
+        match connection_limits::raise_open_file_limit(self.max_connections) {
             Ok(files) if files < self.max_connections as u64 => {
                 warn!(
                     open_files = files,

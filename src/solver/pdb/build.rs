@@ -59,9 +59,9 @@ use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::thread;
 
+use super::cells::{flood, grow};
 use super::entry;
 use super::error::PdbError;
-use super::grid::{flood, grow};
 use super::huge_pages;
 use super::index::{direct25, rank16, rank25, unrank};
 use super::partition::{Partition, placements, table_len};

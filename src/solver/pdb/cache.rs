@@ -230,9 +230,9 @@ fn stand_in(partition: &Partition) -> Option<StandIn> {
     let load = |partition| Some(StandIn { partition, build: false });
     if *partition == Partition::seven_eight() {
         Some(StandIn { partition: Partition::six_six_three(), build: true })
-    } else if *partition == Partition::six_six_six_six_four_times() {
-        load(Partition::six_six_six_six_twice())
-    } else if *partition == Partition::six_six_six_six_twice() {
+    } else if *partition == Partition::catalogue_of_four() {
+        load(Partition::catalogue_of_two())
+    } else if *partition == Partition::catalogue_of_two() {
         load(Partition::six_six_six_six())
     } else {
         None
@@ -393,8 +393,8 @@ mod tests {
     fn each_catalogue_stands_in_for_the_one_after_it_and_is_only_loaded() {
         let of = |partition: &Partition| stand_in(partition).map(|quick| (quick.partition, quick.build));
         assert_eq!(of(&Partition::seven_eight()), Some((Partition::six_six_three(), true)));
-        assert_eq!(of(&Partition::six_six_six_six_four_times()), Some((Partition::six_six_six_six_twice(), false)));
-        assert_eq!(of(&Partition::six_six_six_six_twice()), Some((Partition::six_six_six_six(), false)));
+        assert_eq!(of(&Partition::catalogue_of_four()), Some((Partition::catalogue_of_two(), false)));
+        assert_eq!(of(&Partition::catalogue_of_two()), Some((Partition::six_six_six_six(), false)));
         assert_eq!(of(&Partition::six_six_six_six()), None);
     }
 

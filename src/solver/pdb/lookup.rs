@@ -48,9 +48,9 @@
 
 use std::fmt;
 
+use super::cells::{self, CellMap, MAX_CELLS};
 use super::entry;
 use super::error::PdbError;
-use super::grid::{self, CellMap, MAX_CELLS};
 use super::index::{direct25, direct25_place, rank16};
 use super::partition::{MAX_GROUPS, MAX_PATTERN_TILES, MAX_PATTERNS, Partition, table_len};
 use super::regions;
@@ -145,7 +145,7 @@ impl PatternDatabases {
         if !sizes_match {
             return Err(PdbError::InvalidPartition("the tables do not match the partition's sizes".into()));
         }
-        let transpose = grid::transpose(dimension);
+        let transpose = cells::transpose(dimension);
         let mut views = Vec::with_capacity(2 * partition.patterns().len());
         for (side, (group, reflected)) in
             partition.groups().flat_map(|group| [(group, false), (group, true)]).enumerate()
@@ -318,7 +318,7 @@ impl<'a, const DIRECT: bool> PatternHeuristic<'a, DIRECT> {
         for (index, view) in databases.views.iter().enumerate() {
             tables[index] = stored[view.table];
             if !DIRECT {
-                board_cells[index] = grid::inverse(&view.cell_map, dimension * dimension);
+                board_cells[index] = cells::inverse(&view.cell_map, dimension * dimension);
             }
             for (position, &tile) in view.sources[..view.len].iter().enumerate() {
                 views_of_tile[usize::from(tile)][view.side] = index as u8;
@@ -327,7 +327,7 @@ impl<'a, const DIRECT: bool> PatternHeuristic<'a, DIRECT> {
                     ranks[usize::from(tile)][view.side] = (position as u8, radix);
                 } else {
                     let place = direct25_place(view.len, position);
-                    for (from, to) in grid::adjacent(dimension) {
+                    for (from, to) in cells::adjacent(dimension) {
                         let step = u32::from(view.cell_map[to]).wrapping_sub(u32::from(view.cell_map[from]));
                         steps[usize::from(tile)][view.side][step_of(from, to)] = step.wrapping_mul(place);
                     }
@@ -579,7 +579,7 @@ mod tests {
         let databases = PatternDatabases::from_tables(partition, tables).expect("sizes match");
         let mirrored = &databases.views[3 + 2];
         assert_eq!((mirrored.table, &mirrored.sources[..3]), (2, &[5u8, 9, 13][..]));
-        assert_eq!(mirrored.cell_map[..16], grid::transpose(4)[..16]);
+        assert_eq!(mirrored.cell_map[..16], cells::transpose(4)[..16]);
     }
 
     #[test]
@@ -593,7 +593,7 @@ mod tests {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for slide in 0..2_000 {
             let blank = tiles.iter().position(|&tile| tile == 0).expect("a blank");
-            let from: Vec<usize> = grid::adjacent(4).filter(|&(_, to)| to == blank).map(|(from, _)| from).collect();
+            let from: Vec<usize> = cells::adjacent(4).filter(|&(_, to)| to == blank).map(|(from, _)| from).collect();
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
@@ -607,7 +607,7 @@ mod tests {
 
     #[test]
     fn every_view_of_the_five_by_five_catalogues_reads_its_tables_goal_at_the_goal() {
-        for partition in [Partition::six_six_six_six_twice(), Partition::six_six_six_six_four_times()] {
+        for partition in [Partition::catalogue_of_two(), Partition::catalogue_of_four()] {
             let stored: Vec<Vec<u8>> = partition.stored().map(<[u8]>::to_vec).collect();
             let tables = stored.iter().map(|pattern| vec![0; table_len(5, pattern.len())]).collect();
             let databases = PatternDatabases::from_tables(partition.clone(), tables).expect("sizes match");

@@ -5,7 +5,7 @@
 //! The modules read in one direction: each uses only those listed before it.
 //!
 //! - [`error`]: [`PdbError`], the typed errors of all of the below.
-//! - [`grid`]: the grid's cells, the region a blank reaches (flood), the symmetries' cell maps.
+//! - [`cells`]: the grid's cells, the region a blank reaches (flood), the symmetries' cell maps.
 //! - [`index`]: where a placement is found in a table: dense ranks (4×4), direct indices (5×5).
 //! - [`regions`]: the blank's regions behind a 5×5 pattern's tiles, and the zero-aware read of a
 //!   5×5 table (a distance per region of the blank).
@@ -28,11 +28,11 @@
 
 mod build;
 pub mod cache;
+pub mod cells;
 mod checked;
 pub mod entry;
 pub mod error;
 pub mod file;
-pub mod grid;
 mod huge_pages;
 pub mod index;
 mod lock;

@@ -5,9 +5,9 @@
 //! that pattern's table (see [`symmetry`]), so Korf & Felner's 6-6-6-6 for 5×5
 //! holds two tables, not four, and the reflected bound needs none of its own.
 
+use super::cells::MAX_CELLS;
 use super::entry::packed_len;
 use super::error::PdbError;
-use super::grid::MAX_CELLS;
 use super::regions::Regions;
 use super::symmetry;
 
@@ -128,8 +128,8 @@ impl Partition {
     /// three 3×2 corner blocks, {11, 12, 16, 17, 21, 22}, {4, 5, 9, 10, 14, 15} and
     /// {1, 2, 3, 6, 7, 8}. The blocks are one block turned, so two tables of 176 MB serve all
     /// four patterns and their reflections (8 lookups), 351 MB. The first group of both 5×5
-    /// catalogues, [`Partition::six_six_six_six_twice`] and
-    /// [`Partition::six_six_six_six_four_times`].
+    /// catalogues, [`Partition::catalogue_of_two`] and
+    /// [`Partition::catalogue_of_four`].
     pub fn six_six_six_six() -> Partition {
         Partition::known(
             5,
@@ -148,8 +148,8 @@ impl Partition {
     /// blank's corner, and two corner blocks, {1, 2, 6, 7, 11, 12} and {3, 4, 5, 8, 9, 10}, read
     /// from the first's block table. Four tables of 176 MB serve four sums (the two groups and
     /// their reflections, 16 lookups), 702 MB. The first half of the 5×5 catalogue
-    /// ([`Partition::six_six_six_six_four_times`]), and its stand-in while that builds.
-    pub fn six_six_six_six_twice() -> Partition {
+    /// ([`Partition::catalogue_of_four`]), and its stand-in while that builds.
+    pub fn catalogue_of_two() -> Partition {
         Partition::known(
             5,
             vec![
@@ -164,7 +164,7 @@ impl Partition {
         )
     }
 
-    /// The 5×5 catalogue: the two 6-6-6-6 partitions of [`Partition::six_six_six_six_twice`]
+    /// The 5×5 catalogue: the two 6-6-6-6 partitions of [`Partition::catalogue_of_two`]
     /// and two more from Clausecker's zero-aware "small" catalogue (#4 and #5 in his numbering,
     /// turned to our goal), each maxed with its reflection: eight sums, read lazily. The third
     /// group is a strip down the right edge and the blank's corner, {5, 10, 15, 19, 20, 24}, a
@@ -176,8 +176,8 @@ impl Partition {
     /// though it is rarely the largest sum: without it DeepCubeA #484 takes 120 M nodes, not
     /// 71.6 M (see `docs/performance.md`, "Four partitions"). Its patterns also make triples of disjoint
     /// patterns with the others' (see `triples`).
-    pub fn six_six_six_six_four_times() -> Partition {
-        let mut groups: Vec<Vec<Vec<u8>>> = Partition::six_six_six_six_twice().groups().map(<[_]>::to_vec).collect();
+    pub fn catalogue_of_four() -> Partition {
+        let mut groups: Vec<Vec<Vec<u8>>> = Partition::catalogue_of_two().groups().map(<[_]>::to_vec).collect();
         groups.push(vec![
             vec![5, 10, 15, 19, 20, 24],
             vec![16, 17, 18, 21, 22, 23],
@@ -275,8 +275,8 @@ impl std::str::FromStr for Partition {
             "7-8" => Ok(Partition::seven_eight()),
             "6-6-3" => Ok(Partition::six_six_three()),
             "6-6-6-6" => Ok(Partition::six_six_six_six()),
-            "6-6-6-6+6-6-6-6" => Ok(Partition::six_six_six_six_twice()),
-            "6-6-6-6+6-6-6-6+6-6-6-6+6-6-6-6" => Ok(Partition::six_six_six_six_four_times()),
+            "6-6-6-6+6-6-6-6" => Ok(Partition::catalogue_of_two()),
+            "6-6-6-6+6-6-6-6+6-6-6-6+6-6-6-6" => Ok(Partition::catalogue_of_four()),
             _ => Err(format!(
                 "unknown partition {name:?}; expected 7-8 or 6-6-3 (4x4), or 6-6-6-6, 6-6-6-6+6-6-6-6 or \
                  6-6-6-6+6-6-6-6+6-6-6-6+6-6-6-6 (5x5)"

@@ -20,8 +20,8 @@
 
 use std::sync::OnceLock;
 
+use super::cells::flood;
 use super::entry;
-use super::grid::flood;
 use super::index::direct25;
 
 /// Cells of the 5×5 board.

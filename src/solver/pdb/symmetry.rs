@@ -1,4 +1,4 @@
-//! How the symmetries of the square grid (see [`grid`](super::grid)) let one table serve
+//! How the symmetries of the square grid (see [`cells`](super::cells)) let one table serve
 //! several patterns.
 //!
 //! A pattern's table depends only on its tiles' goal cells and on the abstract goal. A symmetry
@@ -19,7 +19,7 @@
 //! The reflection about the main diagonal maps the whole goal to itself, so it also gives a
 //! second additive bound on the mirrored board (see [`lookup`](super::lookup)).
 
-use super::grid::{CellMap, flood, inverse, symmetries};
+use super::cells::{CellMap, flood, inverse, symmetries};
 
 /// Whether the cells left free by `pattern`'s tiles at home are all connected, so that its
 /// table's goal is the same for the blank anywhere (see the module docs).

@@ -32,7 +32,9 @@ use hashbrown::hash_table::Entry;
 
 use super::arena::{Arena, Flat, PackedWord};
 use crate::board::{Board, Direction, tile_to_slide};
-use crate::solver::{Heuristic, Meter, SearchError};
+use crate::solver::error::SearchError;
+use crate::solver::meter::Meter;
+use crate::solver::options::Heuristic;
 
 /// Runs A* from `board` (which must be solvable) and returns the tile directions of a shortest
 /// path to the goal.

@@ -1,21 +1,28 @@
-//! The searches behind [`solve`](super::solve), one file each. Every one returns only the tile
-//! directions of its path and the lower bound it proved, as a [`Found`];
-//! [`Solution`](super::Solution) replays and checks them.
+//! The searches behind [`Solver::solve`](super::Solver::solve), one file or folder per
+//! method. Every one returns only the tile directions of its path and the lower bound it
+//! proved, as a [`Found`]; [`Solution`](super::Solution) replays and checks them.
 //!
-//! - [`astar`]: the spec's A*, with previous-board pruning and a closed set.
-//! - [`idastar`]: IDA* over any [`Estimator`](super::heuristic::Estimator), plain or weighted.
-//! - [`eight`]: every 3×3 board answered from a complete table of distances.
-//! - [`constructive`]: FAST answers for every size: rows and columns placed, the rest searched.
-//! - [`anytime`]: ANYTIME answers: FAST first, then a proof search until the answer time; and
-//!   MINIMUM's turns of the same improvement between IDA*'s iterations on a 5×5.
 //! - `arena`: A*'s states, each stored once: packed words, or one flat vector for large boards.
+//! - `astar`: the spec's A*, with previous-board pruning and a closed set.
+//! - [`distance_table`]: every 3×3 board answered from a complete table of distances.
+//! - `idastar`: IDA* over any [`Estimator`](super::heuristic::Estimator), plain or weighted,
+//!   alone or proving a path in hand.
+//! - `beam`: beam searches: over moves (up to 5×5), and over a big board's placing stages.
+//! - `placing`: a big board's rows and columns placed one by one, FAST's way.
+//! - `constructive`: FAST answers for every size: rows and columns placed, the rest searched.
+//! - `minimum`: MINIMUM from 5×5 up: FAST's path in hand, IDA* until it proves it.
+//! - `anytime`: ANYTIME answers: FAST first, then shorter paths and a proof until the answer
+//!   time.
 
-pub mod anytime;
+pub(crate) mod anytime;
 mod arena;
-pub mod astar;
-pub mod constructive;
-pub mod eight;
-pub mod idastar;
+pub(crate) mod astar;
+pub(crate) mod beam;
+pub(crate) mod constructive;
+pub mod distance_table;
+pub(crate) mod idastar;
+pub(crate) mod minimum;
+mod placing;
 #[cfg(test)]
 mod samples;
 

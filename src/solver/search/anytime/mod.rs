@@ -4,7 +4,7 @@
 //! bound proven.
 //!
 //! - **First solution**: [`constructive::solve`] without the 4×4 tables, milliseconds on every
-//!   size.
+//!   size (a 3×3 board never comes here: its table answers it).
 //! - **Improvement** (a share of the time, [`IMPROVE_SHARE`], where a proof can follow; all of
 //!   it on boards larger than 5×5): on a 5×5 with its pattern databases, beam searches of
 //!   ever wider beams (`Improvement::beams`); then, on every size, windows of the path
@@ -19,20 +19,21 @@
 //! out of time or nodes once a first solution is in hand is not an error here; the stop flag
 //! (the caller's cancel) still is.
 
-mod stages;
-mod wider;
 mod window;
 
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Direction};
+use crate::solver::error::SearchError;
 use crate::solver::heuristic::Estimator;
 use crate::solver::heuristic::linear_conflict::LinearConflict;
+use crate::solver::meter::Meter;
+use crate::solver::options::Heuristic;
 use crate::solver::pdb::{PatternDatabases, with_heuristic};
-use crate::solver::search::constructive::{self, beam, shorten};
-use crate::solver::search::idastar::Interlude;
-use crate::solver::search::{Found, Weight, eight, idastar};
-use crate::solver::{Heuristic, Meter, SearchError};
+use crate::solver::search::beam::{self, stages, widest_beam};
+use crate::solver::search::constructive::{self, shorten};
+use crate::solver::search::idastar::{self, Incumbent, Proof};
+use crate::solver::search::{Found, Weight};
 
 /// The largest side whose proof search can finish: IDA* with 5×5 pattern databases.
 pub const MAX_PROOF_DIMENSION: usize = 5;
@@ -43,10 +44,6 @@ pub const IMPROVE_SHARE: f64 = 0.3;
 
 /// The first beam's width on a 5×5: twice FAST's, whose path is already in hand.
 const FIRST_BEAM: usize = constructive::BEAM_WIDTH * 2;
-
-/// The bytes a beam of width 1 holds at most, over a path of a hundred moves: its layer's
-/// children and every layer's links. A beam is never wider than the memory budget allows.
-const BEAM_BYTES_PER_WIDTH: u64 = 1 << 10;
 
 /// A beam twice as wide takes a little more than twice as long: one starts only when this
 /// many times the last one's time is left.
@@ -91,9 +88,6 @@ pub fn solve(
     meter: &mut Meter<'_>,
 ) -> Result<Found, SearchError> {
     let n = board.dimension();
-    if n == eight::DIMENSION {
-        return eight::solve(board);
-    }
     let estimator = LinearConflict::new(n);
     meter.hold_bound(Some(estimator.value(&estimator.start(board.tiles()))));
     // FAST solves a 4×4 (and a bigger board's last 4×4) optimally when its tables are loaded,
@@ -115,7 +109,6 @@ pub fn solve(
     if !proof || best.is_proven() || meter.time_is_up() {
         return Ok(best.found);
     }
-    meter.settle_on_best();
     let heuristic = if databases.is_some() { Heuristic::PatternDatabase } else { Heuristic::LinearConflict };
     // The proof gives its time back to the improvement when its next iteration cannot finish,
     // and takes it again, without that forecast, when the improvement has nothing left to try.
@@ -123,13 +116,15 @@ pub fn solve(
     let mut reached = 0;
     for forecast in [true, false] {
         meter.hold_bound(None);
-        meter.forecast_iterations(forecast);
-        let proved = idastar::search_from(board, heuristic, databases, Weight::ONE, reached, &mut (), meter);
-        meter.forecast_iterations(false);
+        let mut incumbent = Incumbent::new(best.found.path.clone()).resumed_from(reached);
+        if forecast {
+            incumbent = incumbent.forecasting(meter);
+        }
+        let proved = idastar::prove(board, heuristic, databases, Weight::ONE, &mut incumbent, &mut (), meter);
         match proved {
-            Ok(optimal) => return Ok(optimal),
-            Err(SearchError::BoundReached { .. }) => return Ok(Found::optimal(best.found.path)),
-            Err(SearchError::IterationOutOfReach { bound, .. }) => {
+            Ok(Proof::Found(optimal)) => return Ok(optimal),
+            Ok(Proof::Settled) => return Ok(Found::optimal(best.found.path)),
+            Ok(Proof::OutOfReach { bound }) => {
                 reached = bound;
                 meter.hold_bound(Some(bound));
                 improvement.run(&mut best, databases, five, TurnEnd::Open, meter)?;
@@ -143,38 +138,6 @@ pub fn solve(
     }
     let lower_bound = best.found.lower_bound.max(meter.proven()).min(best.moves());
     Ok(Found { path: best.found.path, lower_bound })
-}
-
-/// MINIMUM by IDA* on a board of 5×5 or larger: a FAST path first, whose length every progress
-/// report then carries as the best known, then `optimal`, an IDA* that stops once its bound
-/// reaches the best length known, when that path is proven shortest and is the answer.
-///
-/// Between IDA*'s iterations, once they grow long, one wider beam (`wider::WiderBeam`) looks
-/// for a shorter path than FAST's, so that IDA* can skip the iteration under its proof. The
-/// improvement's turns between iterations that aimed at sparing the last iteration are gone:
-/// since IDA*'s pieces are searched nearest the goal first, the last iteration meets its path
-/// early, and the turns cost more than they saved (see `docs/performance.md`, "The turns dropped").
-pub fn minimum(
-    board: &Board,
-    five: Option<&PatternDatabases>,
-    meter: &mut Meter<'_>,
-    optimal: impl FnOnce(&mut Meter<'_>, &mut dyn Interlude) -> Result<Found, SearchError>,
-) -> Result<Found, SearchError> {
-    let estimator = LinearConflict::new(board.dimension());
-    meter.hold_bound(Some(estimator.value(&estimator.start(board.tiles()))));
-    let first = constructive::solve(board, None, five, meter);
-    meter.hold_bound(None);
-    let first = first?;
-    meter.best_moves = first.path.len() as u32;
-    if first.lower_bound >= meter.best_moves {
-        return Ok(Found::optimal(first.path));
-    }
-    meter.settle_on_best();
-    let mut wider = wider::WiderBeam::new(board, five, first.path);
-    match optimal(meter, &mut wider) {
-        Err(SearchError::BoundReached { .. }) => Ok(Found::optimal(wider.into_path())),
-        searched => searched,
-    }
 }
 
 /// Whether `error` only ends a side's work, leaving the best path in hand as the answer: the
@@ -199,11 +162,6 @@ struct Improvement {
     last_beam_nodes: u64,
     /// The next windows' length.
     window: usize,
-}
-
-/// The widest 5×5 beam the meter's memory budget holds (see [`BEAM_BYTES_PER_WIDTH`]).
-fn widest_beam(meter: &Meter<'_>) -> usize {
-    usize::try_from(meter.max_memory_bytes() / BEAM_BYTES_PER_WIDTH).unwrap_or(usize::MAX)
 }
 
 /// What ends a turn of the improvement side besides the search's own clock and node budget.
@@ -243,7 +201,7 @@ impl Improvement {
         };
         let improved = match end {
             TurnEnd::Open => improving(meter),
-            TurnEnd::At(until) => meter.with_time_until(until, improving),
+            TurnEnd::At(until) => meter.within_phase(until, improving).map(|_| ()),
         };
         match improved {
             Err(error) if !ends_improvement(&error) => Err(error),
@@ -264,7 +222,7 @@ fn stage_beams(best: &mut Best<'_>, five: Option<&PatternDatabases>, meter: &mut
     let Some(until) = until else { return Ok(()) };
     // The placed tiles and their moves of the shortest stage path so far.
     let mut shortest: Option<(usize, Vec<u16>, Vec<Direction>)> = None;
-    let ran = meter.with_time_until(until, |meter| {
+    let ran = meter.within_phase(until, |meter| {
         let mut width = FIRST_STAGE_BEAM;
         loop {
             let started = Instant::now();
@@ -287,7 +245,7 @@ fn stage_beams(best: &mut Best<'_>, five: Option<&PatternDatabases>, meter: &mut
         }
     });
     match ran {
-        Ok(()) => {}
+        Ok(_) => {}
         Err(error) if ends_improvement(&error) => {}
         Err(error) => return Err(error),
     }
@@ -384,7 +342,7 @@ struct Best<'a> {
 impl<'a> Best<'a> {
     /// `first`, handed out as the first solution.
     fn new(board: &'a Board, first: Found, meter: &mut Meter<'_>) -> Result<Best<'a>, SearchError> {
-        meter.improved(board, &first)?;
+        meter.improved(board, &first.path, first.lower_bound)?;
         Ok(Best { board, found: first })
     }
 
@@ -402,7 +360,7 @@ impl<'a> Best<'a> {
         if path.len() < self.found.path.len() {
             self.found.path = path;
             self.found.lower_bound = self.found.lower_bound.max(meter.proven()).min(self.moves());
-            meter.improved(self.board, &self.found)?;
+            meter.improved(self.board, &self.found.path, self.found.lower_bound)?;
         }
         Ok(())
     }

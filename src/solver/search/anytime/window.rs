@@ -12,7 +12,8 @@
 use std::time::{Duration, Instant};
 
 use crate::board::{Direction, tile_to_slide_in};
-use crate::solver::{Meter, SearchError};
+use crate::solver::error::SearchError;
+use crate::solver::meter::Meter;
 
 /// The expansions each window's search may take; one that needs more keeps its moves.
 pub const WINDOW_NODES: u64 = 200_000;
@@ -242,7 +243,7 @@ impl BoxSearch {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::solver::{Algorithm, Heuristic, NoProgress, Options, Plan, Stop};
+    use crate::solver::{Algorithm, Heuristic, Method, NoProgress, Options, Plan, Stop};
 
     /// The blank's walk round the 2×2 block in the bottom-right corner: twelve moves that
     /// bring a board back to itself.
@@ -251,7 +252,7 @@ mod tests {
     }
 
     fn run_pass(tiles: &[u16], path: &mut Vec<Direction>, width: usize) -> bool {
-        let plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::Manhattan };
+        let plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::Manhattan, method: Method::Anytime };
         let (mut progress, stop) = (NoProgress, Stop::new());
         let mut meter = Meter::new(&Options::default(), plan, 4, &mut progress, &stop);
         let mut report = |_: &[Direction], _: &mut Meter<'_>| Ok(());

@@ -2,34 +2,29 @@
 //!
 //! The unsolved region starts as the whole board. While it is larger than the region left to
 //! search (5×5 when the 5×5 pattern databases are loaded, else 4×4), its top row and then its
-//! left column are placed tile by tile (`place`, with the blank routed round each tile by
-//! `grid`) and locked, and the region shrinks by one. The last region is then solved by IDA*:
-//! a 5×5 weighted on its pattern databases (at [`FINISH_WEIGHT_5X5`]; a whole 5×5 board then
-//! also by a beam search, `beam`, and its path's suffixes searched again optimally, see
-//! `refine`); a 4×4 optimally with its pattern databases when
-//! they are loaded, else weighted ([`FINISH_WEIGHT`]) with linear conflict. `shorten` then
-//! removes moves that are undone at once. The lower bound is the root's linear conflict (or
-//! the search's bound when the whole board was searched).
+//! left column are placed tile by tile (`search::placing`) and locked, and the region shrinks
+//! by one. The last region is then solved by IDA*: a 5×5 weighted on its pattern databases (at
+//! [`FINISH_WEIGHT_5X5`]; a whole 5×5 board then also by a beam search, `search::beam`, and its
+//! path's suffixes searched again optimally, see `refine`); a 4×4 optimally with its pattern
+//! databases when they are loaded, else weighted ([`FINISH_WEIGHT`]) with linear conflict.
+//! `shorten` then removes moves that are undone at once. The lower bound is the root's linear
+//! conflict (or the search's bound when the whole board was searched).
 //!
-//! Each tile costs the blank's walk to it and about three moves per cell it climbs diagonally,
-//! five per cell in a straight line. Every route of the blank is one of the shortest, and of
-//! those the one that moves the other tiles closest to their goals in all (`grid`), which
-//! makes their own placing cheaper later: a random 128×128 board takes about 2.9 times its
-//! Manhattan distance (3.8 times with routes that only avoid the tile being moved).
+//! What a placed path costs against the Manhattan distance on a 128×128 board is in
+//! `docs/performance.md`, "Every size: FAST and BOUNDED".
 
-pub(in crate::solver::search) mod beam;
-mod grid;
-mod place;
 pub(in crate::solver::search) mod shorten;
 
-use grid::Grid;
-
 use crate::board::{Board, Direction};
+use crate::solver::error::SearchError;
 use crate::solver::heuristic::Estimator;
 use crate::solver::heuristic::linear_conflict::LinearConflict;
+use crate::solver::meter::Meter;
+use crate::solver::options::Heuristic;
 use crate::solver::pdb::{PatternDatabases, with_heuristic};
-use crate::solver::search::{Found, Weight, eight, idastar};
-use crate::solver::{Heuristic, Meter, SearchError};
+use crate::solver::search::beam;
+use crate::solver::search::placing::{Grid, stage};
+use crate::solver::search::{Found, Weight, distance_table, idastar};
 
 /// The side of the region left to search once rows and columns are placed, without 5×5
 /// pattern databases.
@@ -75,9 +70,6 @@ pub fn solve(
     meter: &mut Meter<'_>,
 ) -> Result<Found, SearchError> {
     let n = board.dimension();
-    if n == eight::DIMENSION {
-        return eight::solve(board);
-    }
     let (finish, databases) = finish_side(n, four, five);
     if n <= finish {
         return search(board, databases, Refinement::Full, meter);
@@ -134,35 +126,6 @@ fn placed(
     path.extend(finish.path);
     let lower_bound = LinearConflict::new(n).start(board.tiles());
     Ok(Found { path: shorten::cancel_undos(&path), lower_bound })
-}
-
-/// Places the row and then the column of the unsolved region from `corner` on `grid`, whose
-/// rows and columns before it are placed and locked.
-fn stage(grid: &mut Grid, corner: usize) -> Result<(), SearchError> {
-    grid.transposed = false;
-    place::line(grid, corner, corner)?;
-    grid.transposed = true;
-    let placed = place::line(grid, corner, corner + 1);
-    grid.transposed = false;
-    placed
-}
-
-/// The tiles and the moves after FAST places the row and column from `corner` of `tiles` (an
-/// `n`×`n` board whose rows and columns before `corner` are placed): where a search that
-/// places a stage otherwise gets stuck.
-pub(in crate::solver::search) fn place_stage(
-    n: usize,
-    tiles: &[u16],
-    corner: usize,
-) -> Result<(Vec<u16>, Vec<Direction>), SearchError> {
-    let mut grid = Grid::new(n, tiles);
-    for row in 0..n {
-        for col in 0..n {
-            grid.lock((row, col), row < corner || col < corner);
-        }
-    }
-    stage(&mut grid, corner)?;
-    Ok((grid.tiles().to_vec(), grid.path))
 }
 
 /// The bottom-right region of the `n`×`n` `board` from row and column `offset`, as a board of
@@ -222,8 +185,8 @@ fn without_databases(board: &Board, meter: &mut Meter<'_>) -> Result<Found, Sear
         idastar::search(board, Heuristic::LinearConflict, None, Weight::new(FINISH_WEIGHT), meter)
     });
     match weighted {
-        Err(SearchError::NodeBudgetExhausted { .. }) if board.dimension() > eight::DIMENSION => {
-            placed(board, eight::DIMENSION, |rest, _| eight::solve(rest), meter)
+        Err(SearchError::NodeBudgetExhausted { .. }) if board.dimension() > distance_table::DIMENSION => {
+            placed(board, distance_table::DIMENSION, |rest, _| distance_table::solve(rest), meter)
         }
         found => found,
     }

@@ -20,11 +20,12 @@
 //! The same loop runs a whole iteration from the root, or one piece of a split iteration from a
 //! node of its frontier (see `split`); its node counts go to a [`Tally`].
 
-use super::duplicates::{self, Duplicates};
+use super::move_pruning::{self, PruningMachine};
 use crate::board::{Board, Direction, tile_to_slide};
+use crate::solver::error::SearchError;
 use crate::solver::heuristic::Estimator;
+use crate::solver::meter::Meter;
 use crate::solver::search::Weight;
-use crate::solver::{Meter, SearchError};
 
 /// No tile can slide this way.
 const NONE: u32 = u32::MAX;
@@ -72,7 +73,7 @@ pub struct Frame<M> {
 
 /// The board being searched, changed in place.
 #[derive(Clone)]
-pub struct Puzzle {
+pub struct Position {
     tiles: Vec<u16>,
     blank: usize,
     /// For each cell and each direction, the cell whose tile would slide that way into a blank
@@ -81,19 +82,19 @@ pub struct Puzzle {
     /// For each direction's index, the index of the opposite direction.
     opposite: [u8; 4],
     /// The moves that complete a duplicate sequence on this board's size.
-    duplicates: &'static Duplicates,
+    duplicates: &'static PruningMachine,
 }
 
-impl Puzzle {
+impl Position {
     /// `board`, ready to be searched.
-    pub fn new(board: &Board) -> Puzzle {
+    pub fn new(board: &Board) -> Position {
         let n = board.dimension();
         let sliders = (0..n * n)
             .map(|cell| Direction::ALL.map(|d| tile_to_slide(n, cell, d).map_or(NONE, |from| from as u32)))
             .collect();
         let opposite = Direction::ALL.map(|d| index_of(d.opposite()));
-        let duplicates = Duplicates::for_dimension(n);
-        Puzzle { tiles: board.tiles().to_vec(), blank: board.blank_index(), sliders, opposite, duplicates }
+        let duplicates = PruningMachine::for_dimension(n);
+        Position { tiles: board.tiles().to_vec(), blank: board.blank_index(), sliders, opposite, duplicates }
     }
 
     /// Whether a deeper duplicate machine is to be had for this board's size than the one the
@@ -103,17 +104,17 @@ impl Puzzle {
     }
 
     /// Moves the puzzle to the deepest duplicate machine of its size, built on `workers` threads
-    /// if need be (see [`Duplicates::deepest`]); keeps the one it has if `interrupted` ends the
+    /// if need be (see [`PruningMachine::deepest`]); keeps the one it has if `interrupted` ends the
     /// build first. Only between iterations: a machine's states mean nothing to another, and an
     /// iteration starts from the root's.
     pub fn deepen(&mut self, workers: usize, interrupted: &(dyn Fn() -> bool + Sync)) {
-        if let Some(deepest) = Duplicates::deepest(self.tiles.len().isqrt(), workers, interrupted) {
+        if let Some(deepest) = PruningMachine::deepest(self.tiles.len().isqrt(), workers, interrupted) {
             self.duplicates = deepest;
         }
     }
 
     /// Puts this copy of `root` back where `root` stands.
-    pub fn reset(&mut self, root: &Puzzle) {
+    pub fn reset(&mut self, root: &Position) {
         self.tiles.copy_from_slice(&root.tiles);
         self.blank = root.blank;
     }
@@ -183,7 +184,7 @@ fn index_of(direction: Direction) -> u8 {
 
 /// Where a bounded search starts: the puzzle's current node.
 #[derive(Debug, Clone, Copy)]
-pub struct Start<M> {
+pub struct SubtreeRoot<M> {
     /// The heuristic's memo of the node.
     pub memo: M,
     /// Its depth below the root.
@@ -195,7 +196,7 @@ pub struct Start<M> {
 }
 
 /// The duplicate machine's state at the root.
-pub const START: u32 = duplicates::START;
+pub const START: u32 = move_pruning::START;
 
 /// What a bounded search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -215,7 +216,7 @@ pub enum Outcome {
 
 /// The search's bound and what it reports.
 #[derive(Debug, Clone, Copy)]
-pub struct Bound {
+pub struct Threshold {
     /// Nodes with f above this are cut.
     pub f: u64,
     /// f = g + weight·h.
@@ -228,10 +229,10 @@ pub struct Bound {
 /// counted already) within `bound`. On [`Outcome::Cut`] the puzzle is back at `start`; on
 /// [`Outcome::Found`] it is at the goal. `stack` is reused between calls.
 pub fn bounded<E: Estimator, T: Tally>(
-    puzzle: &mut Puzzle,
+    puzzle: &mut Position,
     estimator: &E,
-    start: Start<E::Memo>,
-    bound: Bound,
+    start: SubtreeRoot<E::Memo>,
+    bound: Threshold,
     tally: &mut T,
     stack: &mut Vec<Frame<E::Memo>>,
 ) -> Result<Outcome, SearchError> {

@@ -6,71 +6,73 @@
 //! first path found is at most w·C long, and a bound that failed proves C > bound / w. f is
 //! kept in thousandths of a move (see [`Weight`]); with w = 1 the search is plain IDA*.
 //!
-//! With a path in hand that the search is to stop at (MINIMUM's FAST path, see
-//! [`Meter::settle_on_best`]), the iteration four moves under it is skipped for the one two
-//! under it, the proof (see [`Meter::skip_to`]); a path that iteration meets instead waits
-//! for the iteration under it. A caller may run work of its own between two iterations (an
-//! [`Interlude`]), such as MINIMUM's wider beam, which looks for a shorter path in time for
-//! the skip.
+//! [`search`] runs alone until it finds a path. [`prove`] runs with a path in hand, an
+//! [`Incumbent`] (MINIMUM's FAST path, ANYTIME's best), and an [`Interlude`] between
+//! iterations; it answers with a [`Proof`].
 //!
-//! `dfs` is the depth-first search of one iteration, with the fast inner loop; `duplicates` is
-//! the machine that keeps it off move sequences with a shorter (or earlier) equivalent (on 5×5 a
-//! deeper one from the first iteration forecast long, built then if no thread has built it); `split`
-//! spreads a big iteration over the search's [`Helpers`], the cores it may borrow.
+//! - `dfs`: the depth-first search of one iteration, with the fast inner loop.
+//! - `move_pruning`: the machine that keeps it off move sequences with a shorter (or earlier)
+//!   equivalent.
+//! - `split`: a big iteration spread over the search's [`Helpers`], the cores it may borrow.
+//! - `incumbent`: the path in hand and the policy for proving it.
 
 mod dfs;
-mod duplicates;
-mod interlude;
+mod incumbent;
+mod move_pruning;
 mod split;
 
-pub use interlude::Interlude;
+pub use incumbent::{Incumbent, Interlude, Proof};
 
-use dfs::{Bound, Outcome, Puzzle, ROOT, START, Start};
-use duplicates::Duplicates;
+use dfs::{Outcome, Position, ROOT, START, SubtreeRoot, Threshold};
+use move_pruning::PruningMachine;
 
 use crate::board::{Board, Direction};
 use crate::solver::background;
-use crate::solver::helpers::{Helpers, Lease};
+use crate::solver::error::SearchError;
+use crate::solver::helper_threads::{Helpers, Lease};
 use crate::solver::heuristic::Estimator;
 use crate::solver::heuristic::linear_conflict::LinearConflict;
 use crate::solver::heuristic::manhattan::{Hamming, Manhattan};
+use crate::solver::meter::Meter;
+use crate::solver::options::{Algorithm, Heuristic};
 use crate::solver::pdb::{PatternDatabases, with_heuristic};
 use crate::solver::search::{Found, Weight};
-use crate::solver::{Algorithm, Heuristic, Meter, SearchError};
 
-/// Builds the duplicate-pruning machines of the board sizes IDA* searches deepest (4×4 and
-/// 5×5's quick one: about half a second on two cores), then, at idle priority, 5×5's deeper one
-/// (about 3 s), so that a server's searches neither wait for them nor share their cores with the
-/// build; logs when the deeper one is ready (the server's memory settles then). Call it on a
-/// thread of its own, which it leaves at idle priority. Searches build the quick machines on
-/// first use otherwise, and the deeper one before a long iteration.
-pub fn warm_up() {
+/// Builds the move-pruning machines of the board sizes IDA* searches deepest, then, at idle
+/// priority, 5×5's deeper one, logging when it is ready; its states (see
+/// [`crate::solver::warm_up`]).
+pub(crate) fn build_move_pruning() -> usize {
     for dimension in [4, 5] {
-        Duplicates::for_dimension(dimension);
+        PruningMachine::for_dimension(dimension);
     }
     background::yield_to_searches();
     let started = std::time::Instant::now();
-    if let Some(machine) = Duplicates::deepest(5, duplicates::every_core(), &|| false) {
+    let machine = PruningMachine::deepest(5, move_pruning::every_core(), &|| false);
+    if let Some(machine) = machine {
         tracing::info!(states = machine.states(), took = ?started.elapsed(), "5x5 deeper duplicate-pruning machine ready");
     }
-}
-
-/// Builds the deepest duplicate-pruning machine for `dimension`² boards now, on every core, and
-/// returns its states: for a benchmark that times searches as a server that has warmed up runs
-/// them.
-pub fn build_deepest_duplicates(dimension: usize) -> usize {
-    Duplicates::deepest(dimension, duplicates::every_core(), &|| false).map_or(0, Duplicates::states)
+    machine.map_or(0, PruningMachine::states)
 }
 
 /// Before an iteration that follows one of this many nodes, a search builds the deeper
-/// duplicate machine if it has none (see [`deepen`]): the next iteration is then forecast to
-/// take tens of seconds, against the build's three.
+/// move-pruning machine if it has none (see [`deepen`]): the next iteration is then forecast
+/// to take tens of seconds, against the build's three.
 const DEEPER_AFTER: u64 = 30_000_000;
+
+/// An iteration that follows one of at least this many expanded nodes is split across the
+/// search's helpers: tens of milliseconds of work, against a split's set-up of about a
+/// thousand nodes and a thread start per helper.
+pub const SPLIT_AFTER: u64 = 1 << 16;
+
+/// The least growth from one iteration to the next that a forecast assumes: the ratio of the
+/// last two iterations' nodes, but never less, since one iteration is rarely under twice the
+/// one before on the boards the proof runs on.
+const MIN_GROWTH: f64 = 2.0;
 
 /// Runs IDA* from `board` (which must be solvable) with `heuristic` (never `Auto`) and
 /// `weight`, and returns a path to the goal at most `weight` times the shortest, with the lower
-/// bound the search proved. The pattern-database heuristic needs `databases`
-/// for the board's dimension.
+/// bound the search proved. The pattern-database heuristic needs `databases` for the board's
+/// dimension.
 pub fn search(
     board: &Board,
     heuristic: Heuristic,
@@ -78,31 +80,35 @@ pub fn search(
     weight: Weight,
     meter: &mut Meter<'_>,
 ) -> Result<Found, SearchError> {
-    search_from(board, heuristic, databases, weight, 0, &mut (), meter)
+    match prove(board, heuristic, databases, weight, &mut Incumbent::default(), &mut (), meter)? {
+        Proof::Found(found) => Ok(found),
+        other => Err(SearchError::Internal(format!("IDA* with no path in hand ended with {other:?}"))),
+    }
 }
 
-/// [`search`], knowing that `board` is at least `known` moves from the goal: the iterations
-/// below it are skipped. A search stopped and started again (ANYTIME's proof) resumes where it
-/// stopped instead of repeating the iterations it finished. `interlude` runs before each
-/// iteration from the second on (see [`Interlude`]).
-pub fn search_from(
+/// IDA* as [`search`] runs it, with `incumbent` in hand: it stops once its bound reaches the
+/// incumbent's length ([`Proof::Settled`]), skips the iteration under the proof, gives up before
+/// an iteration out of reach when the incumbent forecasts ([`Proof::OutOfReach`]), and starts at
+/// the incumbent's known bound. `interlude` runs before each iteration from the second on, and
+/// may shorten the incumbent.
+pub fn prove(
     board: &Board,
     heuristic: Heuristic,
     databases: Option<&PatternDatabases>,
     weight: Weight,
-    known: u32,
+    incumbent: &mut Incumbent,
     interlude: &mut dyn Interlude,
     meter: &mut Meter<'_>,
-) -> Result<Found, SearchError> {
+) -> Result<Proof, SearchError> {
     let n = board.dimension();
-    let start = Known { bound: known, interlude };
+    let driver = Driver { incumbent, interlude, split_after: SPLIT_AFTER, deeper_after: DEEPER_AFTER };
     match heuristic {
-        Heuristic::Hamming => run(board, &Hamming, weight, start, meter),
-        Heuristic::Manhattan => run(board, &Manhattan::new(n), weight, start, meter),
-        Heuristic::LinearConflict | Heuristic::Auto => run(board, &LinearConflict::new(n), weight, start, meter),
+        Heuristic::Hamming => run(board, &Hamming, weight, driver, meter),
+        Heuristic::Manhattan => run(board, &Manhattan::new(n), weight, driver, meter),
+        Heuristic::LinearConflict | Heuristic::Auto => run(board, &LinearConflict::new(n), weight, driver, meter),
         Heuristic::PatternDatabase => match databases {
             Some(databases) if n == databases.dimension() => {
-                with_heuristic!(databases, heuristic => run(board, &heuristic, weight, start, meter))
+                with_heuristic!(databases, heuristic => run(board, &heuristic, weight, driver, meter))
             }
             _ => Err(SearchError::Unsupported {
                 algorithm: Algorithm::IdaStar,
@@ -116,118 +122,100 @@ pub fn search_from(
     }
 }
 
-/// An iteration that follows one of at least this many expanded nodes is split across the
-/// search's helpers. Each iteration takes a few times the nodes of the one before, so this is
-/// tens of milliseconds of work, against a split's set-up of about a thousand nodes and a thread
-/// start per helper. (At 2²⁰, only the last iteration of a 24-puzzle like Korf & Felner's #40 was
-/// split, and the ones before it, 40 % of its nodes, ran on one core.)
-pub const SPLIT_AFTER: u64 = 1 << 16;
-
-/// What a search starts from besides its board: the bound known, and the caller's work between
-/// iterations.
-struct Known<'i> {
-    bound: u32,
-    interlude: &'i mut dyn Interlude,
+/// What steers one run of IDA* besides its board and heuristic: the incumbent, the interlude,
+/// and after how many nodes an iteration is split and the deeper machine built.
+struct Driver<'d> {
+    incumbent: &'d mut Incumbent,
+    interlude: &'d mut dyn Interlude,
+    split_after: u64,
+    deeper_after: u64,
 }
 
-/// The least growth from one iteration to the next that a forecast assumes (see
-/// [`Meter::iteration_in_reach`]): the ratio of the last two iterations' nodes, but never less,
-/// since one iteration is rarely under twice the one before on the boards the proof runs on.
-const MIN_GROWTH: f64 = 2.0;
+/// Moves `position` to the deepest move-pruning machine between two iterations, built on the
+/// search's thread and the cores its `helpers` lend (or waited for while another thread builds
+/// it); the stop flag and the clock end the build, and the search with them.
+fn deepen(position: &mut Position, helpers: &Helpers, proven: u32, meter: &mut Meter<'_>) -> Result<(), SearchError> {
+    let leases: Vec<Lease> = std::iter::from_fn(|| helpers.lend()).take(helpers.threads()).collect();
+    let interrupt = meter.interrupt();
+    position.deepen(1 + leases.len(), &|| interrupt.is_raised());
+    meter.checkpoint(proven, 0)
+}
 
-/// IDA* with f = g + weight·h from a bound of at least `known`, run by [`search_from`] with
-/// each estimator. Iterations big enough ([`SPLIT_AFTER`]) run on the search's thread and the
-/// meter's [`Helpers`] (see `split`).
+/// IDA* with f = g + weight·h, run by [`prove`] with each estimator. Each turn of the loop:
+///
+/// 1. stops if the bound proven reaches the incumbent ([`Proof::Settled`]);
+/// 2. from the second iteration, runs the interlude, and checks the incumbent again;
+/// 3. after a long iteration, moves to the deeper move-pruning machine;
+/// 4. picks the threshold: the bound proven, or two under the incumbent when that skips one;
+/// 5. gives up if a forecast says the iteration would not finish ([`Proof::OutOfReach`]);
+/// 6. runs the iteration, split over the helpers once iterations grow long;
+/// 7. returns a path found, or keeps one found ahead of the bound proven until the iterations
+///    under it prove or better it, or raises the bound to the least f cut.
 fn run<E>(
     board: &Board,
     estimator: &E,
     weight: Weight,
-    known: Known<'_>,
+    driver: Driver<'_>,
     meter: &mut Meter<'_>,
-) -> Result<Found, SearchError>
+) -> Result<Proof, SearchError>
 where
     E: Estimator + Sync,
     E::Memo: Send + Sync,
 {
-    run_splitting_after(board, estimator, weight, known, meter, SPLIT_AFTER, DEEPER_AFTER)
-}
-
-/// Moves `puzzle` to the deepest duplicate machine between two iterations, built on the search's
-/// thread and the cores its `helpers` lend (or waited for while another thread builds it); the
-/// stop flag and the clock end the build, and the search with them.
-fn deepen(puzzle: &mut Puzzle, helpers: &Helpers, proven: u32, meter: &mut Meter<'_>) -> Result<(), SearchError> {
-    let leases: Vec<Lease> = std::iter::from_fn(|| helpers.lend()).take(helpers.threads()).collect();
-    let interrupt = meter.interrupt();
-    puzzle.deepen(1 + leases.len(), &|| interrupt.is_raised());
-    meter.checkpoint(proven, 0)
-}
-
-/// [`run`], splitting every iteration that follows one of at least `split_after` nodes, and
-/// moving to the deeper duplicate machine before one that follows `deeper_after`.
-fn run_splitting_after<E>(
-    board: &Board,
-    estimator: &E,
-    weight: Weight,
-    known: Known<'_>,
-    meter: &mut Meter<'_>,
-    split_after: u64,
-    deeper_after: u64,
-) -> Result<Found, SearchError>
-where
-    E: Estimator + Sync,
-    E::Memo: Send + Sync,
-{
-    let mut puzzle = Puzzle::new(board);
-    if puzzle.is_goal() {
-        return Ok(Found::optimal(Vec::new()));
+    let Driver { incumbent, interlude, split_after, deeper_after } = driver;
+    let mut position = Position::new(board);
+    if position.is_goal() {
+        return Ok(Proof::Found(Found::optimal(Vec::new())));
     }
-    let memo = estimator.start(puzzle.tiles());
-    let mut proven = estimator.value(&memo).max(known.bound);
+    let memo = estimator.start(position.tiles());
+    let mut proven = estimator.value(&memo).max(incumbent.known());
     let mut bound = weight.f(0, proven);
     let mut stack = Vec::new();
     let mut history = split::History::default();
     let mut last_iteration = 0;
     let mut iteration_before = 0;
     let helpers: Helpers = meter.helpers().clone();
-    // A path found by an iteration that skipped ahead (see `Meter::skip_to`), longer than the
-    // bound proven, while the iteration at that bound runs.
+    // A path found by an iteration that skipped ahead, longer than the bound proven, while the
+    // iteration at that bound runs.
     let mut ahead_path: Option<Vec<u8>> = None;
     loop {
-        if meter.settled(proven) {
-            return Err(SearchError::BoundReached { bound: proven });
+        if incumbent.settled(proven) {
+            return Ok(Proof::Settled);
         }
         meter.expand(proven, || 0)?;
         if last_iteration > 0 && ahead_path.is_none() {
-            known.interlude.before_iteration(proven, last_iteration, meter)?;
-            if meter.settled(proven) {
-                return Err(SearchError::BoundReached { bound: proven });
+            interlude.before_iteration(proven, last_iteration, incumbent, meter)?;
+            if incumbent.settled(proven) {
+                return Ok(Proof::Settled);
             }
         }
-        if last_iteration >= deeper_after && puzzle.can_deepen() {
-            deepen(&mut puzzle, &helpers, proven, meter)?;
+        if last_iteration >= deeper_after && position.can_deepen() {
+            deepen(&mut position, &helpers, proven, meter)?;
         }
-        let threshold = if weight == Weight::ONE && ahead_path.is_none() { meter.skip_to(proven) } else { proven };
+        let threshold = if weight == Weight::ONE && ahead_path.is_none() { incumbent.skip_to(proven) } else { proven };
         if iteration_before > 0 {
             let growth = (last_iteration as f64 / iteration_before as f64).max(MIN_GROWTH);
-            meter.iteration_in_reach(proven, (last_iteration as f64 * growth) as u64)?;
+            if !incumbent.iteration_in_reach(proven, (last_iteration as f64 * growth) as u64, meter) {
+                return Ok(Proof::OutOfReach { bound: proven });
+            }
         }
         let f = if threshold > proven { weight.f(0, threshold) } else { bound };
-        let limits = Bound { f, weight, proven };
+        let limits = Threshold { f, weight, proven };
         let before = meter.expanded;
         // Split with no helper too: the pieces are then searched nearest the goal first.
         let outcome = if last_iteration >= split_after {
-            split::iterate(&puzzle, estimator, memo, limits, &helpers, &mut history, meter)?
+            split::iterate(&position, estimator, memo, limits, &helpers, &mut history, meter)?
         } else {
-            let start = Start { memo, g: 0, last: ROOT, state: START };
-            dfs::bounded(&mut puzzle, estimator, start, limits, meter, &mut stack)?
+            let root = SubtreeRoot { memo, g: 0, last: ROOT, state: START };
+            dfs::bounded(&mut position, estimator, root, limits, meter, &mut stack)?
         };
         let found = match outcome {
             // Skipped ahead and found a path longer than the bound proven: the iteration at that
             // bound runs next, and either finds a shorter path or proves this one.
             Outcome::Found(moves) if threshold > proven && moves.len() as u32 > proven => {
                 ahead_path = Some(moves);
-                // The search left the puzzle at the goal.
-                puzzle = Puzzle::new(board);
+                // The search left the position at the goal.
+                position = Position::new(board);
                 None
             }
             Outcome::Found(moves) => Some(moves),
@@ -245,7 +233,7 @@ where
         if let Some(moves) = found {
             let path: Vec<Direction> = moves.iter().map(|&index| Direction::ALL[usize::from(index)]).collect();
             let lower_bound = proven.max(weight.proven_by(path.len()));
-            return Ok(Found { path, lower_bound });
+            return Ok(Proof::Found(Found { path, lower_bound }));
         }
         iteration_before = last_iteration;
         last_iteration = meter.expanded - before;
@@ -255,8 +243,17 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::method::{Method, Plan};
     use crate::solver::search::samples::{reaches_goal, sample};
     use crate::solver::{NoProgress, Options, Stop, solve};
+
+    const PLAN: Plan =
+        Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict, method: Method::IdaStar };
+
+    /// A path of `moves` moves, for an incumbent whose length is all that is read.
+    fn path_of(moves: u32) -> Vec<Direction> {
+        vec![Direction::Up; moves as usize]
+    }
 
     fn moves(n: usize, tiles: &[u16], heuristic: Heuristic) -> i32 {
         let board = Board::new(n, tiles).expect("valid board");
@@ -319,34 +316,29 @@ mod tests {
         stop: &Stop,
         deeper_after: u64,
     ) -> Result<Found, SearchError> {
-        let options = Options { helpers, max_expanded_nodes: budget, ..Options::default() };
-        let plan = crate::solver::Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict };
+        let options = Options { max_expanded_nodes: budget, ..Options::default() };
         let mut progress = NoProgress;
-        let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, stop);
+        let mut meter = Meter::new(&options, PLAN, board.dimension(), &mut progress, stop).with_helpers(helpers);
         let estimator = LinearConflict::new(board.dimension());
-        run_splitting_after(
-            board,
-            &estimator,
-            weight,
-            Known { bound: 0, interlude: &mut () },
-            &mut meter,
-            0,
-            deeper_after,
-        )
+        let driver = Driver { incumbent: &mut Incumbent::default(), interlude: &mut (), split_after: 0, deeper_after };
+        match run(board, &estimator, weight, driver, &mut meter)? {
+            Proof::Found(found) => Ok(found),
+            other => panic!("{other:?} with no path in hand"),
+        }
     }
 
     #[test]
     fn a_search_from_a_known_bound_skips_the_iterations_below_it() {
         let board = sample("4x4-52.txt");
         let options = Options::default();
-        let plan = crate::solver::Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict };
         let stop = Stop::new();
         let mut nodes = Vec::new();
         for known in [0, 50] {
             let mut progress = NoProgress;
-            let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, &stop);
-            let found = search_from(&board, Heuristic::LinearConflict, None, Weight::ONE, known, &mut (), &mut meter)
-                .expect("solves");
+            let mut meter = Meter::new(&options, PLAN, board.dimension(), &mut progress, &stop);
+            let mut from = Incumbent::default().resumed_from(known);
+            let proved = prove(&board, Heuristic::LinearConflict, None, Weight::ONE, &mut from, &mut (), &mut meter);
+            let Ok(Proof::Found(found)) = proved else { panic!("{proved:?}") };
             assert_eq!((found.path.len(), found.lower_bound), (52, 52), "from {known}");
             assert!(reaches_goal(&board, &found.path), "from {known}");
             nodes.push(meter.expanded);
@@ -358,31 +350,29 @@ mod tests {
     fn a_best_length_known_ends_the_search_once_the_bound_reaches_it() {
         let board = sample("4x4-52.txt");
         let options = Options::default();
-        let plan = crate::solver::Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict };
         let stop = Stop::new();
         let run = |best: Option<u32>| {
             let mut progress = NoProgress;
-            let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, &stop);
-            if let Some(best) = best {
-                meter.best_moves = best;
-                meter.settle_on_best();
-            }
-            let searched = search_from(&board, Heuristic::LinearConflict, None, Weight::ONE, 0, &mut (), &mut meter);
+            let mut meter = Meter::new(&options, PLAN, board.dimension(), &mut progress, &stop);
+            let mut incumbent = best.map_or_else(Incumbent::default, |best| Incumbent::new(path_of(best)));
+            let searched =
+                prove(&board, Heuristic::LinearConflict, None, Weight::ONE, &mut incumbent, &mut (), &mut meter);
             (searched, meter.expanded)
         };
         let (alone, alone_nodes) = run(None);
-        assert_eq!(alone.expect("solves").path.len(), 52);
+        let Ok(Proof::Found(alone)) = alone else { panic!("{alone:?}") };
+        assert_eq!(alone.path.len(), 52);
         // A 52-move path in hand: the iteration at 50 fails and proves it, and the one at 52
         // does not run.
         let (searched, nodes) = run(Some(52));
-        assert_eq!(searched, Err(SearchError::BoundReached { bound: 52 }));
+        assert_eq!(searched, Ok(Proof::Settled));
         assert!(nodes < alone_nodes, "{nodes} nodes, {alone_nodes} without the last iteration skipped");
     }
 
     /// Searches the 52-move sample with linear conflict, a path of `best` moves in hand and the
     /// search settled on it, forecasts on or off (on, with no clock, they only turn the skip off),
     /// splitting every iteration or none: what the search gives and the nodes it took.
-    fn settled_on(best: u32, forecast: bool, split_after: u64) -> (Result<Found, SearchError>, u64) {
+    fn settled_on(best: u32, forecast: bool, split_after: u64) -> (Result<Proof, SearchError>, u64) {
         settled_with(best, forecast, split_after, &mut ())
     }
 
@@ -392,24 +382,18 @@ mod tests {
         forecast: bool,
         split_after: u64,
         interlude: &mut dyn Interlude,
-    ) -> (Result<Found, SearchError>, u64) {
+    ) -> (Result<Proof, SearchError>, u64) {
         let board = sample("4x4-52.txt");
-        let plan = crate::solver::Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict };
         let (options, stop, mut progress) = (Options::default(), Stop::new(), NoProgress);
-        let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, &stop);
-        meter.best_moves = best;
-        meter.settle_on_best();
-        meter.forecast_iterations(forecast);
+        let mut meter = Meter::new(&options, PLAN, board.dimension(), &mut progress, &stop);
+        meter.report_best(best);
+        let mut incumbent = Incumbent::new(path_of(best));
+        if forecast {
+            incumbent = incumbent.forecasting(&meter);
+        }
         let estimator = LinearConflict::new(board.dimension());
-        let searched = run_splitting_after(
-            &board,
-            &estimator,
-            Weight::ONE,
-            Known { bound: 0, interlude },
-            &mut meter,
-            split_after,
-            u64::MAX,
-        );
+        let driver = Driver { incumbent: &mut incumbent, interlude, split_after, deeper_after: u64::MAX };
+        let searched = run(&board, &estimator, Weight::ONE, driver, &mut meter);
         (searched, meter.expanded)
     }
 
@@ -420,8 +404,8 @@ mod tests {
         for split_after in [0, u64::MAX] {
             let (skipped, skipped_nodes) = settled_on(52, false, split_after);
             let (stepped, stepped_nodes) = settled_on(52, true, split_after);
-            assert_eq!(skipped, Err(SearchError::BoundReached { bound: 52 }));
-            assert_eq!(stepped, Err(SearchError::BoundReached { bound: 52 }));
+            assert_eq!(skipped, Ok(Proof::Settled));
+            assert_eq!(stepped, Ok(Proof::Settled));
             assert!(skipped_nodes < stepped_nodes, "{skipped_nodes} nodes skipping, {stepped_nodes} without");
         }
     }
@@ -433,9 +417,15 @@ mod tests {
     }
 
     impl Interlude for Lowers {
-        fn before_iteration(&mut self, bound: u32, nodes: u64, meter: &mut Meter<'_>) -> Result<(), SearchError> {
+        fn before_iteration(
+            &mut self,
+            bound: u32,
+            nodes: u64,
+            incumbent: &mut Incumbent,
+            meter: &mut Meter<'_>,
+        ) -> Result<(), SearchError> {
             self.calls.push((bound, nodes));
-            meter.best_moves = meter.best_moves.min(self.to);
+            incumbent.offer(path_of(self.to), meter);
             Ok(())
         }
     }
@@ -449,7 +439,7 @@ mod tests {
             let (searched, nodes) = settled_with(58, false, split_after, &mut lowers);
             // Lowered from the second iteration on, the search takes the iterations it takes
             // with 52 in hand: the one at 48 skipped, the one at 50 the proof.
-            assert_eq!(searched, Err(SearchError::BoundReached { bound: 52 }));
+            assert_eq!(searched, Ok(Proof::Settled));
             assert!(nodes < long_nodes, "{nodes} nodes, {long_nodes} with 58 in hand");
             if split_after == u64::MAX {
                 assert_eq!(nodes, in_hand_nodes);
@@ -469,7 +459,7 @@ mod tests {
         // ones under it, from the root again, prove it or find the 52-move one.
         for (best, split_after) in [(54, 0), (56, 0), (54, u64::MAX), (56, u64::MAX)] {
             let (searched, _) = settled_on(best, false, split_after);
-            let found = searched.expect("solves");
+            let Ok(Proof::Found(found)) = searched else { panic!("{searched:?}") };
             let case = format!("{best} in hand, splitting after {split_after}");
             assert_eq!((found.path.len(), found.lower_bound), (52, 52), "{case}");
             assert!(reaches_goal(&sample("4x4-52.txt"), &found.path), "{case}");
@@ -505,8 +495,8 @@ mod tests {
     /// Lends no core: helpers never run.
     struct NoCores;
 
-    impl crate::solver::helpers::Lender for NoCores {
-        fn lend(&self) -> Option<crate::solver::helpers::Lease> {
+    impl crate::solver::helper_threads::Lender for NoCores {
+        fn lend(&self) -> Option<Lease> {
             None
         }
     }
@@ -544,7 +534,7 @@ mod tests {
             assert_eq!((found.path.len(), found.lower_bound), (38, 38));
             assert!(reaches_goal(&board, &found.path));
         }
-        assert!(!Puzzle::new(&board).can_deepen(), "the search built the deeper machine");
+        assert!(!Position::new(&board).can_deepen(), "the search built the deeper machine");
     }
 
     #[test]
@@ -553,11 +543,10 @@ mod tests {
         let stop = Stop::new();
         stop.stop();
         let options = Options::default();
-        let plan = crate::solver::Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict };
         let mut progress = NoProgress;
-        let mut meter = Meter::new(&options, plan, 5, &mut progress, &stop);
+        let mut meter = Meter::new(&options, PLAN, 5, &mut progress, &stop);
         let started = std::time::Instant::now();
-        let err = deepen(&mut Puzzle::new(&board), &Helpers::dedicated(2), 0, &mut meter).unwrap_err();
+        let err = deepen(&mut Position::new(&board), &Helpers::dedicated(2), 0, &mut meter).unwrap_err();
         assert!(matches!(err, SearchError::Cancelled { .. }), "{err}");
         // The build takes seconds; an interrupted one stops at its first cell.
         assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());

@@ -34,10 +34,11 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering}
 use std::thread;
 use std::time::Duration;
 
-use super::dfs::{self, Bound, Outcome, Puzzle, ROOT, START, Start, Tally};
-use crate::solver::helpers::{Helpers, Lease};
+use super::dfs::{self, Outcome, Position, ROOT, START, SubtreeRoot, Tally, Threshold};
+use crate::solver::error::SearchError;
+use crate::solver::helper_threads::{Helpers, Lease};
 use crate::solver::heuristic::Estimator;
-use crate::solver::{CHECK_INTERVAL, Meter, SearchError};
+use crate::solver::meter::{CHECK_INTERVAL, Meter};
 
 /// Pieces per thread: enough that the pieces' very uneven sizes even out.
 const PIECES_PER_THREAD: usize = 512;
@@ -75,15 +76,21 @@ impl Piece {
 
     /// Sets `puzzle` (a copy of `root`) to this piece's node and returns where a search from it
     /// starts. Every move of a piece fits the board: `layer` made it from a legal slide.
-    fn enter<E: Estimator>(&self, puzzle: &mut Puzzle, root: &Puzzle, estimator: &E, memo: E::Memo) -> Start<E::Memo> {
+    fn enter<E: Estimator>(
+        &self,
+        puzzle: &mut Position,
+        root: &Position,
+        estimator: &E,
+        memo: E::Memo,
+    ) -> SubtreeRoot<E::Memo> {
         puzzle.reset(root);
-        let mut start = Start { memo, g: 0, last: ROOT, state: START };
+        let mut start = SubtreeRoot { memo, g: 0, last: ROOT, state: START };
         for &direction in self.moves() {
             if let Some((from, state)) = puzzle.slider(direction, start.state) {
                 let tile = puzzle.tiles()[from];
                 start.memo = estimator.slide(&start.memo, puzzle.tiles(), tile, from, puzzle.blank());
                 puzzle.slide(from);
-                start = Start { memo: start.memo, g: start.g + 1, last: direction, state };
+                start = SubtreeRoot { memo: start.memo, g: start.g + 1, last: direction, state };
             }
         }
         start
@@ -165,10 +172,10 @@ impl Shared {
 
 /// The search's fixed inputs for one iteration.
 struct Iteration<'e, E: Estimator> {
-    root: &'e Puzzle,
+    root: &'e Position,
     estimator: &'e E,
     memo: E::Memo,
-    bound: Bound,
+    bound: Threshold,
 }
 
 /// Runs one iteration within `bound` from `root` (not the goal, and counted already) on the
@@ -176,10 +183,10 @@ struct Iteration<'e, E: Estimator> {
 /// updates if it searched every piece. The iteration's outcome is the sequential search's: a
 /// path from the root, or the least f cut.
 pub fn iterate<E>(
-    root: &Puzzle,
+    root: &Position,
     estimator: &E,
     memo: E::Memo,
-    bound: Bound,
+    bound: Threshold,
     helpers: &Helpers,
     history: &mut History,
     meter: &mut Meter<'_>,
@@ -251,7 +258,7 @@ fn layer<E: Estimator>(
     wanted: usize,
     meter: &mut Meter<'_>,
 ) -> Result<(Vec<Piece>, u64), SearchError> {
-    let Bound { f: bound, weight, proven } = iteration.bound;
+    let Threshold { f: bound, weight, proven } = iteration.bound;
     let mut layer = vec![Piece::ROOT];
     let mut cut = u64::MAX;
     let mut puzzle = iteration.root.clone();

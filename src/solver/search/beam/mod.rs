@@ -15,24 +15,30 @@
 //! hundred MB. So the expansion asks for the entries of the children of the board
 //! [`PREFETCH_AHEAD`] places ahead ([`Estimator::prefetch_slide`]), the best children are
 //! chosen by sorting their keys rather than the boards, and the layers' buffers are kept from
-//! one layer to the next rather than faulted in afresh. On DeepCubeA's #143 with the 5×5
-//! pattern databases (two threads), a beam of 262,144 boards found the 97-move optimum in
-//! 13.0 s before; in 10.2 s with the keys sorted and the entries prefetched; in 7.6–8.2 s with
-//! the buffers kept too, where without the prefetching it took 8.2–8.4 s.
+//! one layer to the next rather than faulted in afresh.
 //!
-//! Measured on Korf & Felner's 50 24-puzzles with the 5×5 pattern databases (each beam bounded
-//! by the length weighted IDA* at 1.5 found, its path then shortened by optimal suffixes), on
-//! two cores under a load of about 4: 8,192 boards a layer give 1.043× the optimal 5,039 moves
-//! in all, median 0.50 s a board, slowest 0.86 s; 16,384 give 1.035× but up to 1.6 s a board.
-//! Alone (single-threaded, first ten boards) 4,096 a layer take about 0.15 s a board and
-//! 16,384 about 0.8 s. Weighted IDA* at 1.3 before the beam no longer paid for its time.
+//! [`stages`] is the other beam: over a big board's placing stages rather than its moves.
+//! What the widths and these choices cost is in `docs/performance.md`, "Beam search".
+
+pub mod stages;
 
 use crate::board::{Board, Direction, tile_to_slide};
+use crate::solver::error::SearchError;
+use crate::solver::helper_threads::Helpers;
 use crate::solver::heuristic::Estimator;
-use crate::solver::{Helpers, Meter, SearchError};
+use crate::solver::meter::Meter;
 
 /// The largest side whose boards pack into a `u128` at five bits a cell.
 pub const MAX_DIMENSION: usize = 5;
+
+/// The bytes a beam of width 1 holds at most, over a path of a hundred moves: its layer's
+/// children and every layer's links. A beam is never wider than the memory budget allows.
+const BEAM_BYTES_PER_WIDTH: u64 = 1 << 10;
+
+/// The widest 5×5 beam the meter's memory budget holds (see [`BEAM_BYTES_PER_WIDTH`]).
+pub fn widest_beam(meter: &Meter<'_>) -> usize {
+    usize::try_from(meter.max_memory_bytes() / BEAM_BYTES_PER_WIDTH).unwrap_or(usize::MAX)
+}
 
 /// One board of a layer: the packed tiles, where the blank is, the heuristic's memo, and how
 /// it was reached (the index of its parent in the previous layer and the move).
@@ -232,14 +238,15 @@ mod tests {
     use super::*;
     use crate::solver::heuristic::linear_conflict::LinearConflict;
     use crate::solver::search::samples::{reaches_goal, sample};
-    use crate::solver::{Algorithm, Heuristic, NoProgress, Options, Plan, Stop};
+    use crate::solver::{Algorithm, Heuristic, Method, NoProgress, Options, Plan, Stop};
 
     /// Runs the beam with linear conflict, two dedicated helpers and `stop`.
     fn beam(board: &Board, width: usize, max_depth: usize, stop: &Stop) -> Result<Option<Vec<Direction>>, SearchError> {
-        let options = Options { helpers: Helpers::dedicated(1), ..Options::default() };
-        let plan = Plan { algorithm: Algorithm::Auto, heuristic: Heuristic::Auto };
+        let options = Options::default();
+        let plan = Plan { algorithm: Algorithm::Auto, heuristic: Heuristic::Auto, method: Method::Fast };
         let mut progress = NoProgress;
-        let mut meter = Meter::new(&options, plan, board.dimension(), &mut progress, stop);
+        let mut meter =
+            Meter::new(&options, plan, board.dimension(), &mut progress, stop).with_helpers(Helpers::dedicated(1));
         search(board, &LinearConflict::new(board.dimension()), width, max_depth, &mut meter)
     }
 

@@ -7,7 +7,7 @@
 use std::sync::OnceLock;
 
 use crate::board::{Board, Direction, tile_to_slide};
-use crate::solver::SearchError;
+use crate::solver::error::SearchError;
 use crate::solver::search::Found;
 
 /// The side of the boards the table holds.

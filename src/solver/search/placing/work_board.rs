@@ -13,7 +13,7 @@ use std::cmp::Reverse;
 use std::collections::VecDeque;
 
 use crate::board::Direction;
-use crate::solver::SearchError;
+use crate::solver::error::SearchError;
 
 /// A cell as the current view sees it: (row, column).
 pub type Cell = (usize, usize);

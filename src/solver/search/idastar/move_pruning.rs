@@ -36,14 +36,14 @@ use crate::solver::prefetch::prefetch;
 /// 12 (1.50 M nodes; 8,768 states in 18 ms), medians of 15 runs side by side.
 const LONGEST: [usize; 6] = [0, 0, 2, 14, 10, 14];
 
-/// The longest duplicates of the deeper 5×5 machine ([`Duplicates::deepest`]): 471,775 states,
+/// The longest duplicates of the deeper 5×5 machine ([`PruningMachine::deepest`]): 471,775 states,
 /// built in about 3 s on two cores. It takes 4 to 19 % of the nodes off long 5×5 searches, at
 /// about the same cost a node (see `docs/performance.md`): too slow a build for every process,
 /// so a server builds it in the background and a long search before its next iteration.
 const DEEPER_5X5: usize = 16;
 
 /// The deeper 5×5 machine, once built.
-static DEEPER: OnceLock<Duplicates> = OnceLock::new();
+static DEEPER: OnceLock<PruningMachine> = OnceLock::new();
 
 /// Set while a thread builds [`DEEPER`], so that no other starts the same build.
 static BUILDING: AtomicBool = AtomicBool::new(false);
@@ -58,7 +58,7 @@ const EVERYWHERE: u32 = u32::MAX;
 
 /// A finite-state machine over moves that says which moves complete a duplicate sequence.
 #[derive(Debug, Clone)]
-pub struct Duplicates {
+pub struct PruningMachine {
     /// One row per state.
     rows: Vec<Row>,
 }
@@ -78,35 +78,35 @@ struct Row {
 /// The state before any move.
 pub const START: u32 = 0;
 
-impl Duplicates {
+impl PruningMachine {
     /// The machine for `dimension`² boards: the deepest built so far, or the one of [`LONGEST`]
     /// moves, built on first use.
-    pub fn for_dimension(dimension: usize) -> &'static Duplicates {
-        static MACHINES: [OnceLock<Duplicates>; 6] = [const { OnceLock::new() }; 6];
-        static UNDOING: OnceLock<Duplicates> = OnceLock::new();
+    pub fn for_dimension(dimension: usize) -> &'static PruningMachine {
+        static MACHINES: [OnceLock<PruningMachine>; 6] = [const { OnceLock::new() }; 6];
+        static UNDOING: OnceLock<PruningMachine> = OnceLock::new();
         if let Some(deeper) = DEEPER.get().filter(|_| dimension == 5) {
             return deeper;
         }
         match MACHINES.get(dimension) {
             Some(machine) if dimension >= 2 => {
-                machine.get_or_init(|| Duplicates::search(dimension, LONGEST[dimension]))
+                machine.get_or_init(|| PruningMachine::search(dimension, LONGEST[dimension]))
             }
-            _ => UNDOING.get_or_init(Duplicates::undoing),
+            _ => UNDOING.get_or_init(PruningMachine::undoing),
         }
     }
 
     /// The deepest machine for `dimension`² boards: on 5×5, the one of [`DEEPER_5X5`] moves,
     /// built here on `workers` threads unless it is built already, or waited for while another
-    /// thread builds it; elsewhere [`Duplicates::for_dimension`]'s. `None` once `interrupted`
+    /// thread builds it; elsewhere [`PruningMachine::for_dimension`]'s. `None` once `interrupted`
     /// says so (checked between the build's start cells, every tenth of a second or so), the
     /// build then left for a later call.
     pub fn deepest(
         dimension: usize,
         workers: usize,
         interrupted: &(dyn Fn() -> bool + Sync),
-    ) -> Option<&'static Duplicates> {
+    ) -> Option<&'static PruningMachine> {
         if dimension != 5 {
-            return Some(Duplicates::for_dimension(dimension));
+            return Some(PruningMachine::for_dimension(dimension));
         }
         loop {
             if let Some(machine) = DEEPER.get() {
@@ -116,7 +116,7 @@ impl Duplicates {
                 // Built twice only if another thread finished between the check above and the
                 // flag: the first one set is kept.
                 let built =
-                    DEEPER.get().is_none().then(|| Duplicates::build(dimension, DEEPER_5X5, workers, interrupted));
+                    DEEPER.get().is_none().then(|| PruningMachine::build(dimension, DEEPER_5X5, workers, interrupted));
                 if let Some(Some(machine)) = built {
                     let _ = DEEPER.set(machine);
                 }
@@ -160,32 +160,32 @@ impl Duplicates {
     }
 
     /// Only the moves that undo the move before, wherever they are played.
-    fn undoing() -> Duplicates {
+    fn undoing() -> PruningMachine {
         let patterns =
             (0..4u8).map(|d| (vec![d, index_of(Direction::ALL[usize::from(d)].opposite())], EVERYWHERE)).collect();
-        Duplicates::automaton(patterns)
+        PruningMachine::automaton(patterns)
     }
 
     /// The duplicates up to `longest` moves on the `dimension`² board, as a machine, found on
     /// every core.
-    fn search(dimension: usize, longest: usize) -> Duplicates {
+    fn search(dimension: usize, longest: usize) -> PruningMachine {
         // Never interrupted, so always built.
-        Duplicates::build(dimension, longest, every_core(), &|| false).unwrap_or_else(Duplicates::undoing)
+        PruningMachine::build(dimension, longest, every_core(), &|| false).unwrap_or_else(PruningMachine::undoing)
     }
 
-    /// [`Duplicates::search`] on `workers` threads; `None` once `interrupted` says so.
+    /// [`PruningMachine::search`] on `workers` threads; `None` once `interrupted` says so.
     fn build(
         dimension: usize,
         longest: usize,
         workers: usize,
         interrupted: &(dyn Fn() -> bool + Sync),
-    ) -> Option<Duplicates> {
-        Some(Duplicates::automaton(cell_masks(dimension, &find(dimension, longest, workers, interrupted)?)))
+    ) -> Option<PruningMachine> {
+        Some(PruningMachine::automaton(cell_masks(dimension, &find(dimension, longest, workers, interrupted)?)))
     }
 
     /// The Aho–Corasick automaton of `patterns` (moves, and the cells where their last move puts
     /// the blank when they are duplicates).
-    fn automaton(mut patterns: Vec<(Vec<u8>, u32)>) -> Duplicates {
+    fn automaton(mut patterns: Vec<(Vec<u8>, u32)>) -> PruningMachine {
         patterns.sort();
         let mut children: Vec<[u32; 4]> = vec![[0; 4]];
         let mut ends: Vec<u32> = vec![0];
@@ -234,7 +234,7 @@ impl Duplicates {
             }
         }
         let rows = next.iter().map(|&next| Row { next, prune: next.map(|state| prune[state as usize]) }).collect();
-        Duplicates { rows }
+        PruningMachine { rows }
     }
 }
 
@@ -298,7 +298,7 @@ impl Sequence {
 
     /// This sequence and one more move, the way of `direction`'s index, unless the move leaves
     /// the board or `machine` prunes it.
-    fn then(&self, dimension: usize, machine: &Duplicates, direction: u8) -> Option<Sequence> {
+    fn then(&self, dimension: usize, machine: &PruningMachine, direction: u8) -> Option<Sequence> {
         let to = tile_to_slide(dimension, self.blank, Direction::ALL[usize::from(direction)])?;
         let state = machine.step(self.state, direction, to)?;
         let (here, there) = (5 * self.blank, 5 * to);
@@ -308,7 +308,7 @@ impl Sequence {
     }
 
     /// Calls `visit` with every sequence of `depth` more moves that `machine` lets through.
-    fn extend(&self, dimension: usize, machine: &Duplicates, depth: usize, visit: &mut impl FnMut(&Sequence)) {
+    fn extend(&self, dimension: usize, machine: &PruningMachine, depth: usize, visit: &mut impl FnMut(&Sequence)) {
         if depth == 0 {
             return visit(self);
         }
@@ -335,7 +335,7 @@ fn find(
     let workers = workers.clamp(1, cells);
     let mut scratch = vec![Scratch::default(); workers];
     for len in 1..=longest {
-        let machine = Duplicates::automaton(cell_masks(dimension, &duplicates));
+        let machine = PruningMachine::automaton(cell_masks(dimension, &duplicates));
         let next = AtomicUsize::new(0);
         let found: Vec<(u64, usize)> = std::thread::scope(|scope| {
             let handles: Vec<_> = scratch
@@ -415,7 +415,7 @@ impl Scratch {
     fn round(
         &mut self,
         dimension: usize,
-        machine: &Duplicates,
+        machine: &PruningMachine,
         start: usize,
         len: usize,
         found: &mut Vec<(u64, usize)>,
@@ -444,13 +444,13 @@ mod tests {
 
     /// Every path from `board` of at most `depth` moves that `machine` lets through, as the
     /// least depth at which each board was reached, and the number of paths.
-    fn reached(board: &Board, machine: &Duplicates, depth: usize) -> (HashMap<Board, usize>, usize) {
+    fn reached(board: &Board, machine: &PruningMachine, depth: usize) -> (HashMap<Board, usize>, usize) {
         fn visit(
             board: &Board,
             state: u32,
             g: usize,
             depth: usize,
-            machine: &Duplicates,
+            machine: &PruningMachine,
             reached: &mut HashMap<Board, usize>,
         ) -> usize {
             let least = reached.entry(board.clone()).or_insert(g);
@@ -503,9 +503,9 @@ mod tests {
         ] {
             let n = (tiles.len() as f64).sqrt() as usize;
             let board = Board::new(n, &tiles).expect("valid board");
-            let machine = Duplicates::for_dimension(n);
+            let machine = PruningMachine::for_dimension(n);
             let (found, paths) = reached(&board, machine, depth);
-            let (_, unpruned) = reached(&board, Duplicates::for_dimension(99), depth);
+            let (_, unpruned) = reached(&board, PruningMachine::for_dimension(99), depth);
             assert_eq!(found, distances(&board, depth), "{n}x{n} from cell {}", board.blank_index());
             // Deterministic: 0.49 to 0.51 of the paths on 3×3, 0.73 to 0.75 on 4×4, 0.73 to 0.79 on 5×5.
             assert!(paths * 5 < unpruned * 4, "{n}x{n}: {paths} paths against {unpruned} undoing only");
@@ -514,16 +514,16 @@ mod tests {
 
     #[test]
     fn the_deeper_five_by_five_machine_prunes_more_and_still_reaches_every_board_at_its_distance() {
-        let deeper = Duplicates::deepest(5, 2, &|| false).expect("never interrupted");
-        let quick = Duplicates::search(5, LONGEST[5]);
+        let deeper = PruningMachine::deepest(5, 2, &|| false).expect("never interrupted");
+        let quick = PruningMachine::search(5, LONGEST[5]);
         assert!(deeper.is_deepest(5) && !quick.is_deepest(5));
-        assert!(std::ptr::eq(Duplicates::for_dimension(5), deeper), "searches now start with the deeper one");
+        assert!(std::ptr::eq(PruningMachine::for_dimension(5), deeper), "searches now start with the deeper one");
         assert_eq!(deeper.states(), 471_775);
         let board = Board::new(5, &(1..25).chain([0]).collect::<Vec<u16>>()).expect("the goal");
         assert_eq!(reached(&board, deeper, DEEPER_5X5).0, distances(&board, DEEPER_5X5));
         // The longer duplicates prune little of the first 16 moves, but they are pruned
         // wherever they end, which compounds with the depth.
-        let count = |machine: &Duplicates| {
+        let count = |machine: &PruningMachine| {
             let mut paths = 0u64;
             Sequence::from(12, 25).extend(5, machine, 20, &mut |_| paths += 1);
             paths
@@ -542,13 +542,13 @@ mod tests {
         let rounds = AtomicUsize::new(0);
         // Interrupted in its fourth round, after three whole ones.
         let interrupted = || rounds.fetch_add(1, Ordering::Relaxed) > 3 * 25;
-        assert!(Duplicates::build(5, DEEPER_5X5, 1, &interrupted).is_none());
-        assert!(Duplicates::is_deepest(Duplicates::for_dimension(4), 4), "no deeper 4×4 machine");
+        assert!(PruningMachine::build(5, DEEPER_5X5, 1, &interrupted).is_none());
+        assert!(PruningMachine::is_deepest(PruningMachine::for_dimension(4), 4), "no deeper 4×4 machine");
     }
 
     #[test]
     fn past_five_by_five_only_the_undoing_move_is_pruned() {
-        let machine = Duplicates::for_dimension(8);
+        let machine = PruningMachine::for_dimension(8);
         let [up, down, left, right] = [0, 1, 2, 3];
         let after_up = machine.step(START, up, 20).expect("a first move is never pruned");
         assert_eq!(machine.step(after_up, down, 12), None, "down undoes up");
@@ -560,7 +560,7 @@ mod tests {
     fn going_round_a_block_twice_one_way_is_a_duplicate_of_once_the_other_way() {
         // Eight moves round the 2×2 block at the top left of a 4×4 board shift its three tiles
         // by two, as four moves the other way do: the eighth move is never made.
-        let machine = Duplicates::for_dimension(4);
+        let machine = PruningMachine::for_dimension(4);
         let mut state = START;
         let mut blank = 0usize;
         // Tiles slide left, up, right, down: the blank goes right, down, left, up.

@@ -1,37 +1,27 @@
-//! The limits a search runs under, and `Meter`: the accounting every search shares. It counts
-//! nodes and enforces the node budget, tells a search its memory budget, and every few thousand
-//! nodes polls the stop flag and the time limits and hands a progress report out, so the hot
-//! loops pay one increment and one compare per node.
+//! `Meter`: the accounting every search shares. It counts nodes and enforces the node budget,
+//! tells a search its memory budget, and every few thousand nodes polls the stop flag and the
+//! time limits and hands a progress report out, so the hot loops pay one increment and one
+//! compare per node. It carries the cores the search may borrow, which every search that splits
+//! its work reads where it reads its budget.
 //!
 //! Two clocks bound a search: the caller's deadline ([`Options::deadline`]) and the search's own
 //! time limit ([`Options::max_search_time`]); the earlier one stops it, and the error says which
-//! ([`SearchError::DeadlineExceeded`] or [`SearchError::TimeLimitExceeded`]).
+//! ([`SearchError::DeadlineExceeded`] or [`SearchError::TimeLimitExceeded`]). A phase of a
+//! search may run under a third, earlier one ([`Meter::within_phase`]), whose end is no error.
 
 use std::time::{Duration, Instant};
 
-use super::helpers::Helpers;
-use super::search::Found;
-use super::{Options, Plan, Progress, ProgressReport, SearchError, SearchStats, Solution, Stop};
-use crate::board::Board;
+use super::error::SearchError;
+use super::helper_threads::Helpers;
+use super::method::Plan;
+use super::options::Options;
+use super::progress::{Progress, ProgressReport, Stop};
+use super::solution::{SearchStats, Solution};
+use crate::board::{Board, Direction};
 
 /// Expanded nodes between two polls of the stop flag, the clock and the progress callback.
 /// About a millisecond of work for the fastest search, so a stop is seen well within 100 ms.
 pub const CHECK_INTERVAL: u64 = 4096;
-
-/// The gap between the best length known and an IDA* threshold within which the iteration
-/// is the last that can matter (see [`Meter::iteration_in_reach`]): a path's length has its
-/// board's parity, so the next length after the threshold is two more.
-const LAST_GAP: u32 = 2;
-
-/// How far under the best solution known an IDA* threshold is when [`Meter::skip_to`] takes
-/// the next one instead: two iterations of two moves (a path has its board's parity), so that
-/// one is skipped. Skipping two from six under, tried, cost more than it saved: the iteration
-/// that meets a shorter path then had its pieces ordered by an older one.
-const SKIP: u32 = 4;
-
-/// How long the node rate is measured before an iteration's time is forecast from it (see
-/// [`Meter::iteration_in_reach`]): the first iterations are too small to time.
-const FORECAST_AFTER: Duration = Duration::from_millis(100);
 
 /// The clock that ends a search first.
 #[derive(Debug, Clone, Copy)]
@@ -40,6 +30,8 @@ enum Clock {
     Deadline(Instant),
     /// The search's own time limit, this long after it started.
     TimeLimit(Instant, Duration),
+    /// The end of a phase of the search (see [`Meter::within_phase`]).
+    PhaseEnd(Instant),
 }
 
 impl Clock {
@@ -52,7 +44,7 @@ impl Clock {
 
     fn at(self) -> Instant {
         match self {
-            Clock::Deadline(at) | Clock::TimeLimit(at, _) => at,
+            Clock::Deadline(at) | Clock::TimeLimit(at, _) | Clock::PhaseEnd(at) => at,
         }
     }
 }
@@ -91,19 +83,15 @@ pub struct Meter<'a> {
     /// The largest frontier (A*) or deepest path (IDA*) seen so far.
     pub max_frontier: u64,
     /// The length of the best solution known so far, 0 while there is none: reported with
-    /// every progress report.
-    pub best_moves: u32,
+    /// every progress report (see [`Meter::report_best`]).
+    best_moves: u32,
     /// The highest bound a progress report has carried: what the search has proven so far.
     proven: u32,
     /// While set, the bound every report carries instead of the running search's own (see
     /// [`Meter::hold_bound`]).
     held: Option<u32>,
-    /// Whether IDA* stops once its bound reaches [`Meter::best_moves`] (see
-    /// [`Meter::settle_on_best`]).
-    settle: bool,
-    /// While set, when and at which node count the forecasts' rate is measured from (see
-    /// [`Meter::forecast_iterations`]).
-    forecast: Option<(Instant, u64)>,
+    /// Set while a phase ends before the search's own clocks (see [`Meter::within_phase`]).
+    phase_ended: bool,
 }
 
 impl<'a> Meter<'a> {
@@ -126,16 +114,20 @@ impl<'a> Meter<'a> {
             next_check: 0,
             progress,
             stop,
-            helpers: options.helpers.clone(),
+            helpers: Helpers::none(),
             expanded: 0,
             generated: 0,
             max_frontier: 0,
             best_moves: 0,
             proven: 0,
             held: None,
-            settle: false,
-            forecast: None,
+            phase_ended: false,
         }
+    }
+
+    /// This meter, its search free to borrow `helpers`' cores (none by default).
+    pub fn with_helpers(self, helpers: Helpers) -> Meter<'a> {
+        Meter { helpers, ..self }
     }
 
     /// Counts one expanded node. Every [`CHECK_INTERVAL`] nodes (and on the first) it checks the
@@ -188,8 +180,12 @@ impl<'a> Meter<'a> {
         }
     }
 
-    fn out_of_time(&self, clock: Clock) -> SearchError {
+    fn out_of_time(&mut self, clock: Clock) -> SearchError {
         match clock {
+            Clock::PhaseEnd(_) => {
+                self.phase_ended = true;
+                SearchError::DeadlineExceeded { elapsed: self.started.elapsed(), expanded: self.expanded }
+            }
             Clock::Deadline(_) => {
                 SearchError::DeadlineExceeded { elapsed: self.started.elapsed(), expanded: self.expanded }
             }
@@ -243,22 +239,25 @@ impl<'a> Meter<'a> {
         }
     }
 
-    /// Runs `search` with the clock ending no later than `until`, so that one phase of a
-    /// search can be given a share of its time; when it runs out, the error is
-    /// [`SearchError::DeadlineExceeded`], and [`Meter::time_is_up`] tells whether the search's
-    /// own clock has passed too.
-    pub fn with_time_until<T>(
+    /// Runs `search` as one phase of the search, ending no later than `until`, so that it can
+    /// be given a share of the time: the phase's end is `Ok(None)`, and only the search's own
+    /// clocks, budgets and stop flag are errors.
+    pub fn within_phase<T>(
         &mut self,
         until: Instant,
         search: impl FnOnce(&mut Meter<'a>) -> Result<T, SearchError>,
-    ) -> Result<T, SearchError> {
+    ) -> Result<Option<T>, SearchError> {
         let clock = self.clock;
         if clock.is_none_or(|clock| until < clock.at()) {
-            self.clock = Some(Clock::Deadline(until));
+            self.clock = Some(Clock::PhaseEnd(until));
         }
         let result = search(self);
         self.clock = clock;
-        result
+        let ended = std::mem::take(&mut self.phase_ended);
+        match result {
+            Err(SearchError::DeadlineExceeded { .. }) if ended => Ok(None),
+            result => result.map(Some),
+        }
     }
 
     /// The time left on the search's clock; `None` when it has none.
@@ -295,81 +294,18 @@ impl<'a> Meter<'a> {
         }
     }
 
-    /// Makes IDA* stop with [`SearchError::BoundReached`] once its bound reaches the best
-    /// solution known ([`Meter::best_moves`]): that solution is then proven shortest, and the
-    /// last iteration, the most expensive, would only find another as long.
-    pub fn settle_on_best(&mut self) {
-        self.settle = true;
+    /// Reports `moves` as the length of the best solution known from now on (0: none).
+    pub fn report_best(&mut self, moves: u32) {
+        self.best_moves = moves;
     }
 
-    /// Whether a search that has proven `bound` for the root should stop (see
-    /// [`Meter::settle_on_best`]). A search of another board (while a bound is held, see
-    /// [`Meter::hold_bound`]) proves nothing about the root, so it never settles.
-    pub fn settled(&self, bound: u32) -> bool {
-        self.settle && self.held.is_none() && self.best_moves != 0 && bound >= self.best_moves
-    }
-
-    /// The threshold IDA* may search at instead of `bound`, the next one it would take: two
-    /// under the best solution known when `bound` is four under it, and `bound` otherwise.
-    ///
-    /// Once IDA* settles on that solution (see [`Meter::settle_on_best`]), the iteration two
-    /// under it is the proof: if it finds nothing, the solution is shortest, and the iteration at
-    /// `bound` before it, about a seventh of its nodes on the 24-puzzle, did nothing the proof
-    /// does not. If it finds a path, that path is shorter than the best, and the iteration at
-    /// `bound` then runs to tell whether one shorter still exists, as it would have anyway. That
-    /// costs nodes mostly when `bound` is already the optimum (the best four over it): the
-    /// search at two over the optimum then runs before the one that meets it.
-    ///
-    /// Not while forecasts are on (see [`Meter::forecast_iterations`]): a path found ahead and
-    /// left unproven when the next iteration is out of reach would be lost to ANYTIME's answer.
-    pub fn skip_to(&self, bound: u32) -> u32 {
-        if self.forecast.is_none() && self.settled(bound.saturating_add(SKIP)) {
-            bound.max(self.best_moves - SKIP / 2)
-        } else {
-            bound
-        }
-    }
-
-    /// Makes IDA* stop with [`SearchError::IterationOutOfReach`] before an iteration that would
-    /// not finish in the time left, at the rate of the nodes expanded from now on: a partial
-    /// iteration proves nothing, and ANYTIME spends that time better shortening its solution.
-    /// `false` turns the forecasts off again.
-    pub fn forecast_iterations(&mut self, on: bool) {
-        self.forecast = on.then(|| (Instant::now(), self.expanded));
-    }
-
-    /// `Err(`[`SearchError::IterationOutOfReach`]`)` when forecasts are on and an iteration of
-    /// `nodes` nodes, whose threshold is `bound` (already proven), would not finish in the time
-    /// left. Without a clock, or before `FORECAST_AFTER` of measurement, every iteration is
-    /// in reach.
-    ///
-    /// So is the last iteration that can matter: the one whose threshold is within
-    /// `LAST_GAP` of the best length known. A sliding-tile path has its board's parity, so
-    /// that iteration either finds a path of length `bound` (the optimum, proven at once) or
-    /// proves the best path optimal. Nothing the improvement side could do with the time
-    /// would find more, and only this iteration can prove it.
-    pub fn iteration_in_reach(&self, bound: u32, nodes: u64) -> Result<(), SearchError> {
-        if self.best_moves != 0 && self.best_moves <= bound.saturating_add(LAST_GAP) {
-            return Ok(());
-        }
-        let (Some((since, from)), Some(left)) = (self.forecast, self.time_left()) else { return Ok(()) };
-        let measured = since.elapsed();
-        if measured < FORECAST_AFTER {
-            return Ok(());
-        }
-        let rate = self.expanded.saturating_sub(from) as f64 / measured.as_secs_f64();
-        if nodes as f64 > rate * left.as_secs_f64() {
-            return Err(SearchError::IterationOutOfReach { bound, nodes });
-        }
-        Ok(())
-    }
-
-    /// Hands `found`, a path from `board` shorter than any before it, to the progress callback
-    /// as a checked [`Solution`], and reports its length from now on as the best known.
-    pub fn improved(&mut self, board: &Board, found: &Found) -> Result<(), SearchError> {
-        let lower_bound = found.lower_bound.max(self.proven);
-        let solution = Solution::from_path(board, found.path.clone(), lower_bound, self.stats())?;
-        self.best_moves = found.path.len() as u32;
+    /// Hands `path` from `board`, shorter than any before it and `lower_bound` proven, to the
+    /// progress callback as a checked [`Solution`], and reports its length from now on as the
+    /// best known.
+    pub fn improved(&mut self, board: &Board, path: &[Direction], lower_bound: u32) -> Result<(), SearchError> {
+        let lower_bound = lower_bound.max(self.proven);
+        let solution = Solution::from_path(board, path.to_vec(), lower_bound, self.stats())?;
+        self.best_moves = path.len() as u32;
         self.progress.improved(&solution);
         Ok(())
     }
@@ -417,9 +353,10 @@ impl<'a> Meter<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::method::Method;
     use crate::solver::{Algorithm, Heuristic, NoProgress};
 
-    const PLAN: Plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::Manhattan };
+    const PLAN: Plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::Manhattan, method: Method::IdaStar };
 
     #[test]
     fn a_node_allowance_ends_only_the_refinement() {
@@ -451,22 +388,6 @@ mod tests {
     }
 
     #[test]
-    fn only_the_roots_search_settles_on_the_best_known() {
-        let options = Options::default();
-        let (mut progress, stop) = (NoProgress, Stop::new());
-        let mut meter = Meter::new(&options, PLAN, 5, &mut progress, &stop);
-        meter.best_moves = 40;
-        assert!(!meter.settled(40), "not before settle_on_best");
-        meter.settle_on_best();
-        assert!(meter.settled(40) && !meter.settled(38));
-        // A search of another board (a window of the path) reaching 40 proves nothing.
-        meter.hold_bound(Some(36));
-        assert!(!meter.settled(40));
-        meter.hold_bound(None);
-        assert!(meter.settled(40));
-    }
-
-    #[test]
     fn the_earlier_clock_wins_and_is_named() {
         let started = Instant::now();
         let soon = started + Duration::from_secs(1);
@@ -483,27 +404,19 @@ mod tests {
     }
 
     #[test]
-    fn a_forecast_iteration_past_the_time_left_is_out_of_reach() {
+    fn the_end_of_a_phase_is_no_error_and_the_searchs_own_clock_is() {
         let options = Options { max_search_time: Some(Duration::from_secs(60)), ..Options::default() };
         let (mut progress, stop) = (NoProgress, Stop::new());
         let mut meter = Meter::new(&options, PLAN, 3, &mut progress, &stop);
-        let huge = u64::MAX / 2;
-        assert!(meter.iteration_in_reach(40, huge).is_ok(), "no forecast before it is turned on");
-        meter.forecast_iterations(true);
-        assert!(meter.iteration_in_reach(40, huge).is_ok(), "no forecast before the rate is measured");
-        std::thread::sleep(FORECAST_AFTER);
-        (0..1000).try_for_each(|_| meter.expand(0, || 0)).expect("within the budget");
-        // A thousand nodes in a little over 100 ms: about ten thousand a second, so some six
-        // hundred thousand fit in the minute left, and a huge iteration does not.
-        assert!(meter.iteration_in_reach(40, 1000).is_ok());
-        let out = meter.iteration_in_reach(40, huge);
-        assert!(matches!(out, Err(SearchError::IterationOutOfReach { bound: 40, nodes }) if nodes == huge), "{out:?}");
-        meter.best_moves = 46;
-        assert!(meter.iteration_in_reach(40, huge).is_err(), "more than one iteration left to prove 46");
-        meter.best_moves = 42;
-        assert!(meter.iteration_in_reach(40, huge).is_ok(), "the last iteration that can matter is always run");
-        meter.best_moves = 0;
-        meter.forecast_iterations(false);
-        assert!(meter.iteration_in_reach(40, huge).is_ok(), "turned off again");
+        let spin = |meter: &mut Meter<'_>| loop {
+            meter.expand(0, || 0)?;
+        };
+        let phase = meter.within_phase(Instant::now() + Duration::from_millis(20), spin);
+        assert_eq!(phase, Ok(None::<()>), "the phase ended");
+        assert!(meter.time_left().is_some_and(|left| left > Duration::from_secs(50)), "the search's clock is back");
+        let options = Options { max_search_time: Some(Duration::from_millis(20)), ..Options::default() };
+        let mut meter = Meter::new(&options, PLAN, 3, &mut progress, &stop);
+        let past = meter.within_phase(Instant::now() + Duration::from_secs(60), spin);
+        assert!(matches!(past, Err(SearchError::TimeLimitExceeded { .. })), "{past:?}");
     }
 }

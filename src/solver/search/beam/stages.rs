@@ -36,8 +36,9 @@
 use std::collections::VecDeque;
 
 use crate::board::{Direction, tile_to_slide};
-use crate::solver::search::constructive;
-use crate::solver::{Meter, SearchError};
+use crate::solver::error::SearchError;
+use crate::solver::meter::Meter;
+use crate::solver::search::placing;
 
 /// The weight of a stage tile's distance against another tile's.
 pub const STAGE_WEIGHT: u32 = 8;
@@ -83,7 +84,7 @@ pub fn search(
         if stage.is_filled(&state.tiles) {
             stage.turn_pairs(&mut state, &locked)?;
         } else {
-            let placed = constructive::place_stage(n, &state.tiles, corner)?;
+            let placed = placing::place_stage(n, &state.tiles, corner)?;
             state.tiles = placed.0;
             state.path.extend(placed.1);
         }
@@ -555,12 +556,12 @@ mod tests {
     use super::*;
     use crate::board::Board;
     use crate::random::{Rng, random_board};
-    use crate::solver::{Algorithm, Heuristic, NoProgress, Options, Plan, Stop};
+    use crate::solver::{Algorithm, Heuristic, Method, NoProgress, Options, Plan, Stop};
 
     const FINISH: usize = 5;
 
     fn staged(board: &Board, width: usize, max_moves: usize) -> Option<State> {
-        let plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::Manhattan };
+        let plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::Manhattan, method: Method::Anytime };
         let (mut progress, stop) = (NoProgress, Stop::new());
         let n = board.dimension();
         let mut meter = Meter::new(&Options::default(), plan, n, &mut progress, &stop);
@@ -576,7 +577,7 @@ mod tests {
         let n = board.dimension();
         let (mut tiles, mut moves) = (board.tiles().to_vec(), 0);
         for corner in 0..n - FINISH {
-            let (placed, path) = constructive::place_stage(n, &tiles, corner).expect("FAST places a stage");
+            let (placed, path) = placing::place_stage(n, &tiles, corner).expect("FAST places a stage");
             tiles = placed;
             moves += path.len();
         }

@@ -8,13 +8,13 @@
 
 use std::collections::VecDeque;
 
-use super::grid::{Cell, Grid, NOWHERE, distance};
-use crate::solver::SearchError;
+use super::work_board::{Cell, Grid, NOWHERE, distance};
+use crate::solver::error::SearchError;
 
 /// Places the cells `(row, start..n)` of the current view, which must have at least three rows
 /// from `row` down and three cells from `start`, and locks them. Cells above `row` and left of
 /// `start` in those rows are already locked.
-pub fn line(grid: &mut Grid, row: usize, start: usize) -> Result<(), SearchError> {
+pub fn place(grid: &mut Grid, row: usize, start: usize) -> Result<(), SearchError> {
     let n = grid.n();
     for col in start..n - 2 {
         let cell = (row, col);

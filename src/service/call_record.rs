@@ -1,5 +1,5 @@
-//! `Call`: one request's bookkeeping. It owns the request's stop flag and raises it when the
-//! call ends, however it ends: a client that drops a unary call or a stream drops the `Call`
+//! `CallRecord`: one request's bookkeeping. It owns the request's stop flag and raises it when the
+//! call ends, however it ends: a client that drops a unary call or a stream drops the `CallRecord`
 //! with it, and so stops its search. It writes the request's one log line then: rpc, N,
 //! algorithm, outcome, moves, nodes, elapsed, and records the request's metrics.
 
@@ -14,7 +14,7 @@ use crate::solver::{Algorithm, Solution, Stop};
 
 /// One request's bookkeeping: its stop flag, raised when the call ends however it ends (so a
 /// call the client dropped stops its search), and its one log line, written then.
-pub(super) struct Call {
+pub(super) struct CallRecord {
     rpc: &'static str,
     started: Instant,
     pub(super) stop: Stop,
@@ -27,9 +27,9 @@ pub(super) struct Call {
     nodes: Option<u64>,
 }
 
-impl Call {
-    pub(super) fn new(rpc: &'static str) -> Call {
-        Call {
+impl CallRecord {
+    pub(super) fn new(rpc: &'static str) -> CallRecord {
+        CallRecord {
             rpc,
             started: Instant::now(),
             stop: Stop::new(),
@@ -63,7 +63,7 @@ impl Call {
     }
 }
 
-impl Drop for Call {
+impl Drop for CallRecord {
     fn drop(&mut self) {
         self.stop.stop();
         metrics::request_finished(self.rpc, self.outcome, self.started.elapsed());

@@ -1,0 +1,109 @@
+//! Why a search gave no answer: [`SearchError`]. Every variant is a real failure (a budget
+//! spent, the caller's stop or deadline, options that cannot run, a bug); how a search steers
+//! itself is in its own outcomes, never here.
+
+use std::time::Duration;
+
+use bytesize::ByteSize;
+use thiserror::Error;
+
+use super::advice::stronger_methods;
+use super::method::Plan;
+#[cfg(doc)]
+use super::options::Options;
+use super::options::{Algorithm, Heuristic};
+
+/// Why a search gave no answer. A budget's error names the limit, the method that ran
+/// ([`Plan`]) and the board size, and suggests only methods that exist for that size
+/// ([`stronger_methods`]).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum SearchError {
+    /// The node budget ([`Options::max_expanded_nodes`]) ran out before the goal was reached.
+    #[error(
+        "node budget exhausted: {plan} expanded {expanded} nodes (limit {limit}) on a {dimension}x{dimension} \
+         board without reaching the goal; raise max_expanded_nodes, or {}",
+        stronger_methods(*dimension, *plan)
+    )]
+    NodeBudgetExhausted {
+        /// The node budget the search had.
+        limit: u64,
+        /// The nodes it expanded.
+        expanded: u64,
+        /// The board's N.
+        dimension: usize,
+        /// The method that ran.
+        plan: Plan,
+    },
+    /// The memory budget ([`Options::max_memory_bytes`]) could not hold the next nodes.
+    #[error(
+        "memory budget exhausted: {plan} holds {nodes} nodes in {} on a {dimension}x{dimension} board and \
+         would pass the search memory limit of {} growing further; {}",
+        ByteSize(*held), ByteSize(*limit), stronger_methods(*dimension, *plan)
+    )]
+    MemoryBudgetExhausted {
+        /// The memory budget in bytes.
+        limit: u64,
+        /// The bytes the search held when it stopped.
+        held: u64,
+        /// The nodes it held.
+        nodes: u64,
+        /// The board's N.
+        dimension: usize,
+        /// The method that ran.
+        plan: Plan,
+    },
+    /// The search's own time limit ([`Options::max_search_time`]) passed before the caller's deadline.
+    #[error(
+        "search time limit of {} reached (not the caller's deadline): {plan} expanded {expanded} nodes on a \
+         {dimension}x{dimension} board; {}",
+        humantime::format_duration(*limit), stronger_methods(*dimension, *plan)
+    )]
+    TimeLimitExceeded {
+        /// The search's time limit.
+        limit: Duration,
+        /// The nodes it expanded.
+        expanded: u64,
+        /// The board's N.
+        dimension: usize,
+        /// The method that ran.
+        plan: Plan,
+    },
+    /// The caller's deadline ([`Options::deadline`]) passed.
+    #[error("the caller's deadline passed after {elapsed:?} and {expanded} expanded nodes")]
+    DeadlineExceeded {
+        /// How long the search ran.
+        elapsed: Duration,
+        /// The nodes it expanded.
+        expanded: u64,
+    },
+    /// The stop flag was raised.
+    #[error("search cancelled after {expanded} expanded nodes")]
+    Cancelled {
+        /// The nodes expanded before the stop.
+        expanded: u64,
+    },
+    /// The algorithm and heuristic asked for cannot run on this board.
+    #[error("{algorithm} with {heuristic} is not available for {dimension}x{dimension} boards: {reason}")]
+    Unsupported {
+        /// The algorithm asked for.
+        algorithm: Algorithm,
+        /// The heuristic asked for.
+        heuristic: Heuristic,
+        /// The board's N.
+        dimension: usize,
+        /// Why they cannot run on it.
+        reason: String,
+    },
+    /// The pattern databases were asked for but are not loaded: a server is still loading or
+    /// building them (a retry later succeeds), or a library caller gave none.
+    #[error("the pattern databases are not loaded (yet): retry later, or ask for linear conflict, which needs none")]
+    PatternDatabasesNotLoaded,
+    /// The options contradict each other: a weight without BOUNDED, BOUNDED without a weight
+    /// above 1, or a method the optimality cannot use.
+    #[error("invalid options: {0}")]
+    InvalidOptions(String),
+    /// A bug: the search produced a path that does not check out.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
