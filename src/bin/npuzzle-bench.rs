@@ -86,14 +86,14 @@ struct Args {
 #[derive(Debug, clap::Args)]
 struct Method {
     /// The search: auto, astar or idastar.
-    #[arg(long, default_value = "auto")]
+    #[arg(long, value_enum, default_value_t = Algorithm::Auto)]
     algorithm: Algorithm,
     /// The heuristic: auto, hamming, manhattan, linear-conflict or pattern-database.
-    #[arg(long, default_value = "auto")]
+    #[arg(long, value_enum, default_value_t = Heuristic::Auto)]
     heuristic: Heuristic,
     /// How short each answer must be: minimum, bounded (needs --weight), fast, or anytime (the
     /// best found by --time-limit, with its proven bound).
-    #[arg(long, default_value = "minimum")]
+    #[arg(long, value_enum, default_value_t = Optimality::Minimum)]
     optimality: Optimality,
     /// For --optimality bounded: answers at most this many times the minimum (above 1).
     #[arg(long)]
