@@ -24,7 +24,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use clap::{Parser, ValueEnum};
+use clap::Parser;
 use indicatif::{HumanCount, ProgressBar, ProgressStyle};
 use npuzzle::client::{
     self, AccessToken, Client, Credentials, SolveOptions, StreamEvent, TlsFlags, solution_json, solution_text,
@@ -57,16 +57,16 @@ struct Args {
     #[arg(long)]
     stream: bool,
     /// The search algorithm; auto lets the server pick the fastest optimal one.
-    #[arg(long, value_enum, default_value_t = AlgorithmArg::Auto)]
-    algorithm: AlgorithmArg,
+    #[arg(long, value_enum, default_value_t = Algorithm::Auto)]
+    algorithm: Algorithm,
     /// The heuristic; auto lets the server pick the strongest for the algorithm.
-    #[arg(long, value_enum, default_value_t = HeuristicArg::Auto)]
-    heuristic: HeuristicArg,
+    #[arg(long, value_enum, default_value_t = Heuristic::Auto)]
+    heuristic: Heuristic,
     /// How short the answer must be: minimum (proven), bounded (at most --weight times the
     /// minimum), fast (any valid solution, every size) or anytime (the shortest found by
     /// --time-limit, optimal if proven by then, else with a proven lower bound).
-    #[arg(long, value_enum, default_value_t = OptimalityArg::Minimum)]
-    optimality: OptimalityArg,
+    #[arg(long, value_enum, default_value_t = Optimality::Minimum)]
+    optimality: Optimality,
     /// For --optimality bounded: the answer is at most this many times the minimum (above 1).
     #[arg(long, value_name = "W")]
     weight: Option<f64>,
@@ -103,66 +103,6 @@ struct Args {
     /// A file whose first line is the access token to send (or set NPUZZLE_TOKEN).
     #[arg(long, value_name = "FILE")]
     auth_token_file: Option<PathBuf>,
-}
-
-/// `--algorithm`, as the command line spells it.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum AlgorithmArg {
-    Auto,
-    Astar,
-    Idastar,
-}
-
-/// `--optimality`, as the command line spells it.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum OptimalityArg {
-    Minimum,
-    Bounded,
-    Fast,
-    Anytime,
-}
-
-impl From<OptimalityArg> for Optimality {
-    fn from(arg: OptimalityArg) -> Optimality {
-        match arg {
-            OptimalityArg::Minimum => Optimality::Minimum,
-            OptimalityArg::Bounded => Optimality::Bounded,
-            OptimalityArg::Fast => Optimality::Fast,
-            OptimalityArg::Anytime => Optimality::Anytime,
-        }
-    }
-}
-
-/// `--heuristic`, as the command line spells it.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum HeuristicArg {
-    Auto,
-    Hamming,
-    Manhattan,
-    LinearConflict,
-    PatternDatabase,
-}
-
-impl From<AlgorithmArg> for Algorithm {
-    fn from(arg: AlgorithmArg) -> Algorithm {
-        match arg {
-            AlgorithmArg::Auto => Algorithm::Auto,
-            AlgorithmArg::Astar => Algorithm::AStar,
-            AlgorithmArg::Idastar => Algorithm::IdaStar,
-        }
-    }
-}
-
-impl From<HeuristicArg> for Heuristic {
-    fn from(arg: HeuristicArg) -> Heuristic {
-        match arg {
-            HeuristicArg::Auto => Heuristic::Auto,
-            HeuristicArg::Hamming => Heuristic::Hamming,
-            HeuristicArg::Manhattan => Heuristic::Manhattan,
-            HeuristicArg::LinearConflict => Heuristic::LinearConflict,
-            HeuristicArg::PatternDatabase => Heuristic::PatternDatabase,
-        }
-    }
 }
 
 fn parse_timeout(text: &str) -> Result<Duration, String> {
@@ -261,7 +201,7 @@ fn write_stdout(output: &str) -> anyhow::Result<()> {
 /// still solved, with linear conflict, after a note.
 fn embedded_databases(args: &Args, board: &Board) -> DatabaseSlot {
     let slot = DatabaseSlot::new();
-    let wanted = wants_pattern_databases(board.dimension(), args.algorithm.into(), args.heuristic.into());
+    let wanted = wants_pattern_databases(board.dimension(), args.algorithm, args.heuristic);
     if args.no_pattern_db || !wanted {
         return slot;
     }
@@ -315,10 +255,10 @@ async fn solve(args: &Args, board: &Board, databases: DatabaseSlot) -> Result<pr
     }
     .with_deadline(args.timeout);
     let options = SolveOptions {
-        algorithm: args.algorithm.into(),
-        heuristic: args.heuristic.into(),
+        algorithm: args.algorithm,
+        heuristic: args.heuristic,
         max_expanded_nodes: args.max_expanded_nodes,
-        optimality: args.optimality.into(),
+        optimality: args.optimality,
         weight: args.weight,
         time_limit: args.time_limit,
     };

@@ -13,6 +13,7 @@
 
 pub mod embedded;
 mod error;
+mod flags;
 pub mod output;
 pub mod tls;
 
