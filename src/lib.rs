@@ -1,46 +1,51 @@
 //! npuzzle: optimal solutions to sliding-tile puzzles (the 8-puzzle and its N×N
 //! generalizations), as a library and as a gRPC service that streams its progress.
 //!
-//! Data flows one way: text or protobuf -> [`Board`] -> [`solver::solve`] -> [`Solution`] ->
-//! text or protobuf. Conversions live at the edges, never inside a search.
+//! Data flows one way: text or protobuf -> [`Board`] -> [`Solver::solve`](solver::Solver::solve)
+//! -> [`Solution`] -> text or protobuf. Conversions live at the edges, never inside a search.
+//! The search core (`board`, `text`, `random`, `solver`) builds without the default `service`
+//! feature, with none of tokio, tonic or prost; the rest needs it.
 //!
 //! # Layout
-//! - [`board`]: the immutable N×N `Board`: distances, goal test, twin, neighbors, solvability, text form.
-//! - [`text`]: the spec's stdin format into a `Board`, and a `Solution` into the spec's stdout.
-//! - [`solver`] (`solver/mod.rs`): the `solve` API, its options, errors and the plan for `Auto`;
-//!   `solver/budget.rs`, the limits, the stop flag and progress pacing every search shares;
-//!   `solver/advice.rs`, what a spent budget suggests for each board size; `solver/search/`,
-//!   A* (with its node arena), IDA* (plain and weighted), the 3×3 distance table and the
-//!   constructive FAST solver; `solver/heuristic/`, the `Estimator` trait, Manhattan and linear
-//!   conflict; `solver/pdb/`, pattern databases for 4×4 and 5×5: partition, index, symmetry,
-//!   lookup, build, file, cache (with [`solver::cache_dir`], the one place the
-//!   cache directory is resolved, and the upgradable `DatabaseSlot`), lock (one builder per
-//!   table file) and background (idle priority for builds).
-//! - [`random`]: seeded random boards for benchmarks and tests.
-//! - [`proto`]: the generated gRPC types and the descriptor set for reflection.
-//! - [`convert`]: conversions between the `proto` types and the library's.
-//! - [`service`] (`service/`): the tonic `SolverService`: validation, search slots, progress,
-//!   cancellation, deadlines, and its own `Limits` (concurrent searches; each one's memory, time
-//!   and nodes).
-//! - [`metrics`]: the Prometheus metrics' names and recording, and the exporter behind `--metrics-listen`.
-//! - [`server`] (`server/`): `run(listener, shutdown, config)`: the service with health and
-//!   reflection; `server/incoming.rs`, the listener, closed the moment shutdown begins, with
-//!   the connection cap and the TLS handshake; `server/connection.rs`, each connection's
-//!   deadlines; `server/limits.rs`, the HTTP/2 and connection limits; `server/tls.rs`, TLS and
-//!   mTLS; `server/auth.rs`, access tokens; `server/web.rs`, gRPC-Web for each service, the
-//!   embedded page (`web/dist`) and CORS.
-//! - [`client`] (`client/`): the [`client::Client`] of a server (connect, `solve`,
-//!   `solve_stream`, the deadline); `client/tls.rs`, TLS, mTLS and the token; `client/embedded.rs`, the in-process server; `client/output.rs`,
-//!   a server's `Solution` into the spec's stdout or JSON.
-//! - [`load`]: load runs against a local server or proxy: a mix of calls, checked answers,
-//!   latency percentiles and status counts (`npuzzle-bench load`).
+//! This is the one layout map; every file's own `//!` says what it holds and why.
 //!
-//! The binaries in `src/bin/` keep only flags and printing. Tests are one binary per area:
-//! `tests/solver/` (the library's searches), `tests/grpc/` (the service over real gRPC, in
-//! process), `tests/cli/` (the built binaries, with grpcurl), `tests/load/` (load, shutdown
-//! under load, replicas behind Envoy), sharing `tests/support/`. Beside the crate: `deploy/`
-//! (Envoy and nginx in front of replicas), `fuzz/` (cargo-fuzz targets), `scripts/` (cold-start
-//! measurements).
+//! - [`board`]: the immutable N×N `Board`: distances, goal test, twin, neighbors, solvability.
+//! - [`text`]: the spec's stdin format into a `Board`, and a `Solution` into the spec's stdout.
+//! - [`random`]: seeded random boards for benchmarks and tests.
+//! - [`solver`]: the Solver API, its files each using only those listed before them:
+//!   - `options`, `method`, `advice`, `error`, `solution`, `progress`: what a request asks,
+//!     what runs, what a spent budget suggests, real failures, the answer, progress and stop;
+//!   - `helper_threads`, `meter`, `background`, `prefetch`: lent cores, the accounting every
+//!     search shares, idle priority for builds, cache lines asked for ahead;
+//!   - `heuristic/`: the `Estimator` trait, Manhattan, Hamming and linear conflict;
+//!   - `pdb/`: pattern databases: cells, index, regions, entry, symmetry, partition, build,
+//!     file, checked, tables, triples, lookup, cache (the cache directory and the staged load)
+//!     and lock;
+//!   - `runtime`: the `Solver` (loaded tables, lent cores); `search/`: one file or folder per
+//!     method: `astar` (with `arena`), `distance_table` (3×3), `idastar/` (dfs, move pruning,
+//!     split, the incumbent), `beam/` (moves, and stages), `placing/` (rows and columns),
+//!     `constructive/` (FAST), `minimum/` (with the wider beam), `anytime/` (with windows);
+//!   - `plan` (the method for a request), `solve` (the dispatcher), `warm_up`.
+//! - [`proto`], [`convert`]: the generated gRPC types, and conversions to and from them.
+//! - [`service`]: the tonic `SolverService`: validation, search slots, the tables' slots
+//!   (`tables`), lent slots, progress, cancellation, deadlines, limits, the wire's words.
+//! - [`metrics`]: the Prometheus metrics' names and recording, and their exporter.
+//! - [`server`]: `run(listener, shutdown, config)`: the service with health, reflection,
+//!   gRPC-Web and the page; the listener (`incoming`), each connection's deadlines
+//!   (`connection`), the HTTP/2 and connection limits (`connection_limits`), TLS, tokens
+//!   (`auth`) and the web routes (`web`).
+//! - [`client`]: the [`client::Client`] of a server, TLS and tokens, the embedded server,
+//!   printing, and the command line's names for the library's choices (`flags`).
+//! - [`load`]: load runs against a server or proxy (`npuzzle-bench load`).
+//!
+//! The binaries in `src/bin/` keep only flags and printing: `npuzzle-client`, `npuzzle-server`
+//! (with `security`) and `npuzzle-bench` (a module per tool: rows, random, load). Tests are one
+//! binary per area, sharing `tests/support/`: `tests/solver/` (the library's searches),
+//! `tests/grpc/` (the service over real gRPC, in process), `tests/cli/` (the built binaries,
+//! with grpcurl), `tests/load/` (load, shutdown under load, replicas behind Envoy),
+//! `tests/security/` (TLS, tokens and attacks on the HTTP/2 limits). Beside the crate:
+//! `benchmarks/` (the benchmark sets), `docs/`, `web/` (the page), `deploy/` (Envoy and nginx
+//! in front of replicas), `fuzz/` (cargo-fuzz targets), `scripts/` (cold-start measurements).
 
 pub mod board;
 #[cfg(feature = "service")]
@@ -62,4 +67,4 @@ pub mod solver;
 pub mod text;
 
 pub use board::{Board, BoardError, Direction, Step};
-pub use solver::{Algorithm, Heuristic, Options, Solution, solve};
+pub use solver::{Algorithm, Heuristic, Options, Solution, Solver, solve};

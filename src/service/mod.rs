@@ -37,7 +37,7 @@ use crate::metrics::{self, InProgress};
 use crate::proto::{self, solve_request, solve_stream_request, solve_stream_response::Event};
 use crate::solver::{
     self, Algorithm, Helpers, NoProgress, Options, PatternDatabases, Progress, ProgressReport, SearchError, Solution,
-    Solver, Stop,
+    Solver, Stop, Words,
 };
 use crate::text;
 use lend::SlotLender;
@@ -462,11 +462,19 @@ fn event(event: Event) -> Result<proto::SolveStreamResponse, Status> {
     Ok(proto::SolveStreamResponse { event: Some(event) })
 }
 
+/// How the service's messages name the answers a caller may ask for instead: the proto's own
+/// names, which grpcurl users and other languages type.
+pub const WIRE_WORDS: Words = Words {
+    anytime: "optimality OPTIMALITY_ANYTIME with time_limit_ms",
+    bounded: "OPTIMALITY_BOUNDED",
+    fast: "OPTIMALITY_FAST",
+};
+
 /// A spent budget is RESOURCE_EXHAUSTED without the busy mark: the same request would spend
 /// the same budget on any replica, so no proxy should retry it.
 impl From<SearchError> for Status {
     fn from(error: SearchError) -> Status {
-        let message = error.to_string();
+        let message = error.message_in(&WIRE_WORDS);
         match error {
             SearchError::NodeBudgetExhausted { .. }
             | SearchError::MemoryBudgetExhausted { .. }
@@ -510,6 +518,7 @@ impl Progress for StreamProgress {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::LIBRARY_WORDS;
     use tonic::Code;
 
     #[tokio::test]
@@ -523,11 +532,7 @@ mod tests {
 
     #[test]
     fn every_search_error_has_its_status_code() {
-        let plan = solver::Plan {
-            algorithm: Algorithm::AStar,
-            heuristic: solver::Heuristic::Manhattan,
-            method: solver::Method::AStar,
-        };
+        let plan = astar_plan();
         let cases = [
             (SearchError::NodeBudgetExhausted { limit: 10, expanded: 10, dimension: 3, plan }, Code::ResourceExhausted),
             (
@@ -555,10 +560,36 @@ mod tests {
         ];
         for (error, code) in cases {
             let message = error.to_string();
+            let spent = code == Code::ResourceExhausted;
             let status = Status::from(error);
             assert_eq!(status.code(), code, "{message}");
-            assert_eq!(status.message(), message);
             assert!(!is_busy(&status), "{message}");
+            if spent {
+                // The library's words become the proto's, and nothing else changes.
+                assert!(message.contains("optimality ANYTIME with a time limit (") && !message.contains("OPTIMALITY_"));
+                assert!(status.message().contains("optimality OPTIMALITY_ANYTIME with time_limit_ms ("));
+                assert!(
+                    status.message().contains(", OPTIMALITY_BOUNDED with a weight such as 1.5, or OPTIMALITY_FAST,")
+                );
+                let back = status.message().replace(&stronger(&WIRE_WORDS), &stronger(&LIBRARY_WORDS));
+                assert_eq!(back, message);
+            } else {
+                assert_eq!(status.message(), message);
+            }
+        }
+    }
+
+    /// The suggestion tail every budget error of these cases ends with, in `words`.
+    fn stronger(words: &Words) -> String {
+        let tail = solver::stronger_methods(3, astar_plan(), words);
+        tail[tail.find("; or,").expect("the optimalities' part")..].to_owned()
+    }
+
+    fn astar_plan() -> solver::Plan {
+        solver::Plan {
+            algorithm: Algorithm::AStar,
+            heuristic: solver::Heuristic::Manhattan,
+            method: solver::Method::AStar,
         }
     }
 }

@@ -1,18 +1,36 @@
 //! What to try when a search runs out of a budget: the one place that knows which methods
 //! exist for which board size, so every error message names only methods the board can use.
+//! The suggestions name the request's options in [`Words`]: the library's own here, and an
+//! interface's own at its edge (the service's wire names), never another's.
 
 use super::method::Plan;
 use super::options::{Algorithm, Heuristic};
 use super::pdb::partition::DIMENSIONS as PDB_DIMENSIONS;
 
+/// How a message names the answers a caller may ask for instead of the minimum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Words {
+    /// An ANYTIME answer by a time limit, e.g. "optimality ANYTIME with a time limit".
+    pub anytime: &'static str,
+    /// A BOUNDED answer, e.g. "optimality BOUNDED".
+    pub bounded: &'static str,
+    /// A FAST answer, e.g. "optimality FAST".
+    pub fast: &'static str,
+}
+
+/// The library's own words: [`Optimality`](super::Optimality)'s names and a time limit.
+pub const LIBRARY_WORDS: Words =
+    Words { anytime: "optimality ANYTIME with a time limit", bounded: "optimality BOUNDED", fast: "optimality FAST" };
+
 /// The methods stronger than `plan` that exist for an N×N board (`dimension`), as the end of
-/// an error message: "try …", or, when `plan` is already the strongest, what is left to raise.
+/// an error message in `words`: "try …", or, when `plan` is already the strongest, what is
+/// left to raise.
 ///
 /// IDA* with linear conflict runs on any size and needs no memory; pattern databases exist for
 /// 4×4 and 5×5 boards only; ANYTIME, BOUNDED and FAST answers exist for every size. ANYTIME
 /// comes first among those: it answers by its time limit with the best path found and the
 /// bound proven, which is what a caller who hit a limit usually wants.
-pub fn stronger_methods(dimension: usize, plan: Plan) -> String {
+pub fn stronger_methods(dimension: usize, plan: Plan, words: &Words) -> String {
     let mut methods = Vec::new();
     if PDB_DIMENSIONS.contains(&dimension) && plan.heuristic != Heuristic::PatternDatabase {
         methods.push("IDA* with pattern databases (algorithm idastar, heuristic pattern-database)");
@@ -25,11 +43,11 @@ pub fn stronger_methods(dimension: usize, plan: Plan) -> String {
         [] => format!("{plan} is the strongest optimal method for {dimension}x{dimension} boards: allow it more time"),
         _ => format!("try {}", methods.join(", or ")),
     };
+    let Words { anytime, bounded, fast } = words;
     format!(
-        "{exact}; or, when an answer with a proven bound will do, ask for optimality OPTIMALITY_ANYTIME with \
-         time_limit_ms (the best solution found by then, optimal if the proof finishes, else with the lower \
-         bound proven), OPTIMALITY_BOUNDED with a weight such as 1.5, or OPTIMALITY_FAST, which answers boards \
-         of every size at once"
+        "{exact}; or, when an answer with a proven bound will do, ask for {anytime} (the best solution found by \
+         then, optimal if the proof finishes, else with the lower bound proven), {bounded} with a weight such as \
+         1.5, or {fast}, which answers boards of every size at once"
     )
 }
 
@@ -46,11 +64,11 @@ mod tests {
     #[test]
     fn pattern_databases_are_suggested_for_four_and_five_only() {
         let astar = plan(Algorithm::AStar, Heuristic::Manhattan);
-        let four = stronger_methods(4, astar);
+        let four = stronger_methods(4, astar, &LIBRARY_WORDS);
         assert!(four.contains("pattern databases") && four.contains("linear conflict"), "{four}");
-        assert!(stronger_methods(5, astar).contains("pattern databases"));
+        assert!(stronger_methods(5, astar, &LIBRARY_WORDS).contains("pattern databases"));
         for dimension in [3, 6, 20] {
-            let other = stronger_methods(dimension, astar);
+            let other = stronger_methods(dimension, astar, &LIBRARY_WORDS);
             assert!(!other.contains("pattern"), "{other}");
             assert!(other.contains("IDA* with linear conflict"), "{other}");
         }
@@ -59,17 +77,17 @@ mod tests {
     #[test]
     fn the_strongest_method_suggests_only_what_is_left() {
         let linear_conflict = plan(Algorithm::IdaStar, Heuristic::LinearConflict);
-        let twenty = stronger_methods(20, linear_conflict);
+        let twenty = stronger_methods(20, linear_conflict, &LIBRARY_WORDS);
         assert!(
             twenty.contains("strongest optimal method for 20x20")
-                && twenty.contains("OPTIMALITY_FAST")
+                && twenty.contains("optimality FAST")
                 && !twenty.contains("try"),
             "{twenty}"
         );
-        let four = stronger_methods(4, linear_conflict);
+        let four = stronger_methods(4, linear_conflict, &LIBRARY_WORDS);
         assert!(four.starts_with("try IDA* with pattern databases") && !four.contains("linear-conflict"), "{four}");
-        assert!(four.contains("OPTIMALITY_ANYTIME with time_limit_ms"), "{four}");
-        let databases = stronger_methods(4, plan(Algorithm::IdaStar, Heuristic::PatternDatabase));
+        assert!(four.contains("optimality ANYTIME with a time limit"), "{four}");
+        let databases = stronger_methods(4, plan(Algorithm::IdaStar, Heuristic::PatternDatabase), &LIBRARY_WORDS);
         assert!(databases.contains("strongest"), "{databases}");
     }
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use bytesize::ByteSize;
 use thiserror::Error;
 
-use super::advice::stronger_methods;
+use super::advice::{LIBRARY_WORDS, Words, stronger_methods};
 use super::method::Plan;
 #[cfg(doc)]
 use super::options::Options;
@@ -23,7 +23,7 @@ pub enum SearchError {
     #[error(
         "node budget exhausted: {plan} expanded {expanded} nodes (limit {limit}) on a {dimension}x{dimension} \
          board without reaching the goal; raise max_expanded_nodes, or {}",
-        stronger_methods(*dimension, *plan)
+        stronger_methods(*dimension, *plan, &LIBRARY_WORDS)
     )]
     NodeBudgetExhausted {
         /// The node budget the search had.
@@ -39,7 +39,7 @@ pub enum SearchError {
     #[error(
         "memory budget exhausted: {plan} holds {nodes} nodes in {} on a {dimension}x{dimension} board and \
          would pass the search memory limit of {} growing further; {}",
-        ByteSize(*held), ByteSize(*limit), stronger_methods(*dimension, *plan)
+        ByteSize(*held), ByteSize(*limit), stronger_methods(*dimension, *plan, &LIBRARY_WORDS)
     )]
     MemoryBudgetExhausted {
         /// The memory budget in bytes.
@@ -57,7 +57,7 @@ pub enum SearchError {
     #[error(
         "search time limit of {} reached (not the caller's deadline): {plan} expanded {expanded} nodes on a \
          {dimension}x{dimension} board; {}",
-        humantime::format_duration(*limit), stronger_methods(*dimension, *plan)
+        humantime::format_duration(*limit), stronger_methods(*dimension, *plan, &LIBRARY_WORDS)
     )]
     TimeLimitExceeded {
         /// The search's time limit.
@@ -106,4 +106,19 @@ pub enum SearchError {
     /// A bug: the search produced a path that does not check out.
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+impl SearchError {
+    /// This error's message with its suggestions in `words`: an interface that names the
+    /// request's options its own way (the service's wire names) says it in its own words.
+    pub fn message_in(&self, words: &Words) -> String {
+        let message = self.to_string();
+        match *self {
+            SearchError::NodeBudgetExhausted { dimension, plan, .. }
+            | SearchError::MemoryBudgetExhausted { dimension, plan, .. }
+            | SearchError::TimeLimitExceeded { dimension, plan, .. } => message
+                .replace(&stronger_methods(dimension, plan, &LIBRARY_WORDS), &stronger_methods(dimension, plan, words)),
+            _ => message,
+        }
+    }
 }

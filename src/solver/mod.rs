@@ -45,7 +45,7 @@ mod solution;
 mod solve;
 mod warm_up;
 
-pub use advice::stronger_methods;
+pub use advice::{LIBRARY_WORDS, Words, stronger_methods};
 pub use error::SearchError;
 pub use helper_threads::{Helpers, Lease, Lender};
 pub use meter::{CHECK_INTERVAL, Interrupt, Meter};

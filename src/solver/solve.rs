@@ -67,6 +67,17 @@ impl Solver {
 }
 
 /// [`Solver::solve`] with no pattern databases and no helper threads.
+///
+/// ```
+/// use npuzzle::solver::{NoProgress, Stop};
+/// use npuzzle::{Options, solve, text};
+///
+/// let board = text::parse_board("3\n0 1 3\n4 2 5\n7 8 6\n")?;
+/// let solution = solve(&board, &Options::default(), &mut NoProgress, &Stop::new())?;
+/// assert_eq!((solution.moves(), solution.is_optimal()), (4, true));
+/// assert!(text::format_solution(&solution).starts_with("Minimum number of moves = 4\n"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn solve(
     board: &Board,
     options: &Options,

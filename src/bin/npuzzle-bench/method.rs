@@ -14,14 +14,14 @@ use npuzzle::{Algorithm, Heuristic, Options};
 /// How every board is solved, and where the pattern databases come from.
 #[derive(Debug, clap::Args)]
 pub struct Method {
-    /// The search: auto, astar or idastar.
+    /// The search (auto: the fastest for each board's size).
     #[arg(long, value_enum, default_value_t = Algorithm::Auto)]
     pub algorithm: Algorithm,
-    /// The heuristic: auto, hamming, manhattan, linear-conflict or pattern-database.
+    /// The heuristic (auto: the strongest the search has).
     #[arg(long, value_enum, default_value_t = Heuristic::Auto)]
     pub heuristic: Heuristic,
-    /// How short each answer must be: minimum, bounded (needs --weight), fast, or anytime (the
-    /// best found by --time-limit, with its proven bound).
+    /// How short each answer must be: bounded needs --weight; anytime answers with the best
+    /// found by --time-limit and its proven bound.
     #[arg(long, value_enum, default_value_t = Optimality::Minimum)]
     pub optimality: Optimality,
     /// For --optimality bounded: answers at most this many times the minimum (above 1).
