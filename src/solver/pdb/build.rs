@@ -36,24 +36,17 @@
 //! (hardware `popcnt`, and `pdep`/`pext` to move bits between a word's fields and the board's
 //! cells). The large arrays ask for huge pages (see `huge_pages`).
 //!
-//! Measured, 7-8 from an empty cache on two quiet cores (`/usr/bin/time npuzzle-server --prepare
-//! --no-pattern-db-5x5 --cache-dir EMPTY`): 108 s and 203 s of CPU to the saved file, against
-//! 204 s and 381 s for the same build with children ranked from scratch and read one at a
-//! time, and entries written when a placement was first reached (a random write into the
-//! table); the files are identical byte for byte. The build before that (three 16-bit blank
-//! masks and a depth byte per placement, each expanded placement unranked) took 493 s of CPU and
-//! 3.55 GB at the peak on a busy machine, where this layout's build took 333 s and 1.27 GB.
-//!
 //! Memory while building, the words plus the finished table (and the tables finished before):
 //!
 //! | table | placements | word | table | peak |
 //! |---|---|---|---|---|
 //! | 4×4, 6 tiles | 5.8 M | 4 bytes | 2.9 MB | 26 MB |
 //! | 4×4, 7 tiles | 57.7 M | 4 bytes | 28.8 MB | 260 MB |
-//! | 4×4, 8 tiles | 519 M | 2 bytes | 259 MB | 1.30 GB (1.27 GB measured, the process's peak) |
-//! | 5×5, 6 tiles | 127.5 M | 8 bytes | 176 MB | 1.20 GB, 1.37 GB for the second, 1.72 GB for the catalogue's fourth (1.69 GB measured, the process's peak) |
+//! | 4×4, 8 tiles | 519 M | 2 bytes | 259 MB | 1.30 GB |
+//! | 5×5, 6 tiles | 127.5 M | 8 bytes | 176 MB | 1.20 GB, 1.37 GB for the second, 1.72 GB for the catalogue's fourth |
 //!
-//! Time, release build on two cores: see `cache`'s table. Tests use the smaller partitions.
+//! Build times and measured peaks, and what the layout replaced: `docs/performance.md`,
+//! "Building the tables (from `solver::pdb::build`)". Tests use the smaller partitions.
 
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering};

@@ -12,7 +12,8 @@
 //! Cold start: [`load_in_stages`] serves a quick stand-in first (6-6-3, seconds to build, for
 //! 7-8; a 5×5 catalogue's first half when its file is cached) and then builds the strong tables
 //! at idle priority (see `background`), so the build takes only the CPU that searches leave.
-//! What each file costs to build and hold: `docs/performance.md`, "Pattern-database files".
+//! What each file costs to build and hold: `docs/performance.md`, "Pattern-database files (from
+//! `solver::pdb::cache`)".
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -44,9 +44,9 @@ fn advise(start: *mut u8, bytes: usize) {
 fn advise(_: *mut u8, _: usize) {}
 
 /// Drops the cached pages of `file`, written and synced, from the page cache. The writes left
-/// them on small pages, which a mapping can only map one by one (Korf's 100 with the 7-8 file:
-/// 0.36 s a process, against 0.30 s once it is read back on huge pages). Only a hint: pages
-/// still mapped elsewhere, or dirty, stay.
+/// them on small pages, which a mapping can only map one by one (see `docs/performance.md`,
+/// "2026-12-05 — Huge pages and an incremental index"). Only a hint: pages still mapped
+/// elsewhere, or dirty, stay.
 #[cfg(target_os = "linux")]
 pub(super) fn forget_cached(file: &std::fs::File) {
     use std::os::fd::AsRawFd;

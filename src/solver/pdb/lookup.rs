@@ -32,13 +32,13 @@
 //! [`symmetry`]). A 4×4 table is indexed by the dense rank of the cells, a 5×5
 //! table directly (see [`index`](super::index)). A direct index is a base-25 number whose
 //! digits are the view's cells, so the memo keeps each 5×5 view's index and a slide moves it by
-//! the moved tile's digit alone: a read is an add and a load (15 % more nodes a second on Korf
-//! & Felner's five easiest than mapping and folding six cells a read). The memo keeps a 4×4
-//! view's dense rank too: a slide changes the moved tile's digit and, when it crosses other
-//! cells in the table's order (a step between table rows crosses three), the digits of the
-//! view's later tiles on them, so a read is a few adds and a load rather than ranking seven or
-//! eight cells (a quarter fewer instructions a node on Korf's 100). The files and the build
-//! are described in `file` and `build`.
+//! the moved tile's digit alone: a read is an add and a load, not mapping and folding six cells.
+//! The memo keeps a 4×4 view's dense rank too: a slide changes the moved tile's digit and, when
+//! it crosses other cells in the table's order (a step between table rows crosses three), the
+//! digits of the view's later tiles on them, so a read is a few adds and a load rather than
+//! ranking seven or eight cells. What each gained: `docs/performance.md`, "2026-12-05 — Huge
+//! pages and an incremental index" and "2026-12-05 — An incremental 4×4 rank, and a search loop
+//! for each kind of table". The files and the build are described in `file` and `build`.
 //!
 //! An entry is half the pattern's moves beyond its tiles' Manhattan distance (see [`entry`]).
 //! The patterns of a partition hold every tile, and a symmetry keeps each tile's distance to
@@ -431,10 +431,11 @@ impl<const DIRECT: bool> Estimator for PatternHeuristic<'_, DIRECT> {
     }
 
     /// The first side's entry of the moved tile's view, and on 5×5 the second side's too (a
-    /// child not cut by its first sum reads the second at once, and most are not: Korf &
-    /// Felner's ten easiest took 37.9 s against 39.9 s with the first alone, medians of three).
-    /// On 4×4 the moved rank is worked out here and again when the entry is read, which costs
-    /// less than waiting for the entry (2–3 % on Korf's 100).
+    /// child not cut by its first sum reads the second at once, and most are not). On 4×4 the
+    /// moved rank is worked out here and again when the entry is read, which costs less than
+    /// waiting for the entry. Measurements: `docs/performance.md`, "2026-12-06 — A child moved in
+    /// place, and two sums prefetched" and "2026-12-05 — An incremental 4×4 rank, and a search
+    /// loop for each kind of table".
     #[inline]
     fn prefetch(&self, memo: &PatternMemo, tiles: &[u16], tile: u16, from: usize, to: usize) {
         let tile = usize::from(tile);

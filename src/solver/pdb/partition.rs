@@ -117,8 +117,8 @@ impl Partition {
     }
 
     /// A small 4×4 partition that builds in seconds: {1, 5, 6, 9, 10, 13}, {7, 8, 11, 12, 14,
-    /// 15} and {2, 3, 4}, the best of the 6-6-3 splits measured on the Korf instances (with
-    /// reflection, about 3× fewer nodes than splitting by columns). 5.8 MB of tables.
+    /// 15} and {2, 3, 4}, the best of the 6-6-3 splits on Korf's instances (with reflection;
+    /// see `docs/performance.md`, "Partitions (from `solver::pdb::partition`)"). 5.8 MB of tables.
     pub fn six_six_three() -> Partition {
         Partition::known(4, vec![vec![vec![1, 5, 6, 9, 10, 13], vec![7, 8, 11, 12, 14, 15], vec![2, 3, 4]]])
     }
@@ -171,11 +171,11 @@ impl Partition {
     /// block in the middle of the top edge, {3, 4, 8, 9, 13, 14}, and two corner blocks the
     /// first table of blocks serves; the fourth, the second's corner pattern, a strip down the
     /// left edge, {1, 6, 11, 16, 21, 22}, a middle piece, {2, 7, 12, 13, 17, 18}, and a corner
-    /// block. Eight tables of 176 MB, 1.40 GB. The hardest random 24-puzzles expand 1.3 to 5.5
+    /// block. Eight tables of 176 MB, 1.40 GB. The hardest random 24-puzzles expand several
     /// times fewer nodes than with the first two groups alone, and the fourth group matters
-    /// though it is rarely the largest sum: without it DeepCubeA #484 takes 120 M nodes, not
-    /// 71.6 M (see `docs/performance.md`, "Four partitions"). Its patterns also make triples of disjoint
-    /// patterns with the others' (see `triples`).
+    /// though it is rarely the largest sum (see `docs/performance.md`, "2026-12-06 — Four
+    /// partitions" and "2026-12-06 — Where a node's time goes with eight sums"). Its patterns
+    /// also make triples of disjoint patterns with the others' (see `triples`).
     pub fn catalogue_of_four() -> Partition {
         let mut groups: Vec<Vec<Vec<u8>>> = Partition::catalogue_of_two().groups().map(<[_]>::to_vec).collect();
         groups.push(vec![

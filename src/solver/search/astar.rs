@@ -19,8 +19,8 @@
 //! Measured when a 16 MiB budget ran out (`bytes_per_node_stay_within_the_documented_range`
 //! below prints them): 36 bytes per node for 4×4 boards (`u64` states), 48.5 for 5×5 (`u128`),
 //! 835 for 20×20 (flat, 2·N² + 35 in general). So the default 2 GiB reads as about 60 M 4×4
-//! nodes, 44 M 5×5 nodes or 2.5 M 20×20 nodes; a real 20×20 search stopped holding 2.36 M nodes
-//! in 1.8 GiB, its next growth being past the budget.
+//! nodes, 44 M 5×5 nodes or 2.5 M 20×20 nodes (a real search's stop: `docs/performance.md`,
+//! "A*'s memory (from `solver::search::astar`)").
 //!
 //! [`Options::max_memory_bytes`]: crate::solver::Options::max_memory_bytes
 

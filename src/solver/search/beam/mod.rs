@@ -18,7 +18,8 @@
 //! one layer to the next rather than faulted in afresh.
 //!
 //! [`stages`] is the other beam: over a big board's placing stages rather than its moves.
-//! What the widths and these choices cost is in `docs/performance.md`, "Beam search".
+//! What these choices gained is in `docs/performance.md`, "2026-12-05 — Faster beams"; what the
+//! widths cost, in "Beam search (from `solver::search::beam`)".
 
 pub mod stages;
 

@@ -40,24 +40,22 @@ pub const FINISH_NODES: u64 = 200_000;
 
 /// The weight of the search that finishes a 5×5 region on the 5×5 pattern databases: it finds
 /// an answer in milliseconds (and alone finishes a larger board, whose length hardly depends on
-/// it). Measured on Korf & Felner's 50 24-puzzles: 1.17× the optimal lengths, every board in
-/// under 0.2 s; 1.25 gives 1.05× (on the first ten) but takes up to 10 s.
+/// it); a lower weight gives shorter paths but can take seconds (see `docs/performance.md`,
+/// "Finishing a 5×5 region (from `solver::search::constructive`)").
 pub const FINISH_WEIGHT_5X5: f64 = 1.5;
 
-/// The boards per layer of the beam search (`beam`) that shortens a whole 5×5 board's path.
-/// Measured on Korf & Felner's 50 (then with the suffixes): 8,192 gives 1.043× the optimal
-/// lengths, median 0.50 s, every board in under 0.86 s on a two-core machine under a load of
-/// about 4; 16,384 gives 1.035× but up to 1.6 s; 4,096 takes about 0.15 s of beam.
+/// The boards per layer of the beam search (`beam`) that shortens a whole 5×5 board's path:
+/// under a second a board, where twice as wide shortens little and takes twice as long (see
+/// `docs/performance.md`, "Every size: FAST and BOUNDED").
 pub const BEAM_WIDTH: usize = 1 << 13;
 
 /// On a whole 5×5 board, after the beam search, the path's last moves are searched again
 /// optimally from ever earlier boards along it, this many moves further back each time.
 pub const SUFFIX_STEP: usize = 8;
 
-/// The expansions of each optimal search of a suffix; the first that runs out ends them.
-/// Measured on Korf & Felner's 50 before the beam (with the weights 1.5 and 1.3): 1.096× the
-/// optimal lengths in all, every board in under 1 s on a loaded two-core machine (1.127×
-/// without suffixes).
+/// The expansions of each optimal search of a suffix; the first that runs out ends them (what
+/// the suffixes gained: `docs/performance.md`, "Finishing a 5×5 region (from
+/// `solver::search::constructive`)").
 pub const SUFFIX_NODES: u64 = 500_000;
 
 /// A path to the goal for a solvable `board` of any size, finished with whichever of the 4×4

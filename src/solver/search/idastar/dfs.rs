@@ -11,7 +11,8 @@
 //! is allocated per node once the stack has grown to the depth of the search. A child's memo is
 //! moved in place, in the frame after its parent's, before the search knows whether it enters
 //! the child: a memo updated in narrow writes and then copied whole into its frame made the
-//! copy wait for the writes (a store-forwarding stall, 6–9 % of the loop in a sampled profile).
+//! copy wait for the writes (a store-forwarding stall; see `docs/performance.md`, "2026-12-06 —
+//! A child moved in place, and two sums prefetched").
 //!
 //! Entering a node asks the estimator to prefetch what each child will read first
 //! ([`Estimator::prefetch`]), so that the children's cache misses overlap rather than wait in

@@ -29,17 +29,16 @@ use crate::board::{Direction, tile_to_slide};
 use crate::solver::prefetch::prefetch;
 
 /// The longest duplicates searched for, by board side, in the machine a search builds on first
-/// use. Longer ones prune more nodes but make a bigger machine that takes longer to build
-/// (measured, two cores: 5×5 to 14 moves, 79,376 states in 0.44 s, 40 % fewer nodes on Korf &
-/// Felner's #40 and #38). On 4×4 the build is part of every short process: Korf's 100 in one
-/// process took 0.343 s to 10 moves (1.56 M nodes), 0.352 s to 8, 0.361 s to 11 and 0.368 s to
-/// 12 (1.50 M nodes; 8,768 states in 18 ms), medians of 15 runs side by side.
+/// use. Longer ones prune more nodes but make a bigger machine that takes longer to build; on
+/// 4×4 the build is part of every short process, so 10 moves is where the build stops paying
+/// (see `docs/performance.md`, "Duplicate pruning (from `solver::search::idastar::move_pruning`)").
 const LONGEST: [usize; 6] = [0, 0, 2, 14, 10, 14];
 
 /// The longest duplicates of the deeper 5×5 machine ([`PruningMachine::deepest`]): 471,775 states,
-/// built in about 3 s on two cores. It takes 4 to 19 % of the nodes off long 5×5 searches, at
-/// about the same cost a node (see `docs/performance.md`): too slow a build for every process,
-/// so a server builds it in the background and a long search before its next iteration.
+/// built in about 3 s on two cores. It takes more nodes off long 5×5 searches at about the same
+/// cost a node (see `docs/performance.md`, "2026-12-07 — A deeper duplicate machine, built once
+/// and in the background"): too slow a build for every process, so a server builds it in the
+/// background and a long search before its next iteration.
 const DEEPER_5X5: usize = 16;
 
 /// The deeper 5×5 machine, once built.

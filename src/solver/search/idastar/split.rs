@@ -22,7 +22,8 @@
 //! An iteration that proves a bound searches every piece whatever their order, but the last one
 //! stops at its first path, and in depth-first order the pieces that hold one were often among
 //! the last. A path of the coming bound passes close to the goal, so the last iteration's search
-//! below it came close too (see `docs/performance.md`, "Pieces nearest the goal first").
+//! below it came close too (see `docs/performance.md`, "2026-12-06 — Pieces nearest the goal
+//! first").
 //!
 //! Node counts: helpers add theirs to shared counters every [`CHECK_INTERVAL`] nodes, and stop
 //! once they have spent the node budget left; the search's thread folds their counts into its

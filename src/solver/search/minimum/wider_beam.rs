@@ -7,7 +7,7 @@
 //! in about a second and a half, against several seconds for an iteration four under it: so
 //! the beam runs once, before an iteration that follows one of at least [`AFTER`] nodes, if its
 //! path could still let IDA* skip an iteration ([`GAP`]). What the widths found is in
-//! `docs/performance.md`, "A wider beam between the iterations".
+//! `docs/performance.md`, "2026-12-06 — A wider beam between the iterations".
 
 use crate::board::Board;
 use crate::solver::error::SearchError;
