@@ -10,7 +10,7 @@ use super::method::Method;
 use super::options::Options;
 use super::progress::{Progress, Stop};
 use super::runtime::Solver;
-use super::search::{Found, Weight, anytime, astar, constructive, distance_table, idastar, minimum};
+use super::search::{PathWithBound, Weight, anytime, astar, constructive, distance_table, idastar, minimum};
 use super::solution::Solution;
 use crate::board::Board;
 
@@ -51,7 +51,7 @@ impl Solver {
         let own = self.pattern_databases_for(board.dimension());
         let found = match plan.method {
             Method::DistanceTable => distance_table::solve(board)?,
-            Method::AStar => Found::optimal(astar::search(board, plan.heuristic, &mut meter)?),
+            Method::AStar => PathWithBound::optimal(astar::search(board, plan.heuristic, &mut meter)?),
             Method::IdaStar => idastar::search(board, plan.heuristic, own, Weight::ONE, &mut meter)?,
             Method::WeightedIdaStar => {
                 let weight = Weight::new(options.weight.unwrap_or(1.0));

@@ -317,17 +317,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-
-    /// Four small patterns: 3 × 43,680 + 3,360 entries, built in milliseconds.
-    fn tiny() -> Partition {
-        Partition::new(vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8], vec![9, 10, 11, 12], vec![13, 14, 15]])
-            .expect("4-4-4-3")
-    }
-
-    /// Larger than [`tiny`], still quick: 3 × 524,160 entries.
-    fn small() -> Partition {
-        Partition::new(vec![vec![1, 2, 3, 4, 5], vec![6, 7, 8, 9, 10], vec![11, 12, 13, 14, 15]]).expect("5-5-5")
-    }
+    use crate::solver::pdb::partition::samples::{small, tiny};
 
     /// Keeps the last tables a staged load hands it.
     #[derive(Default)]

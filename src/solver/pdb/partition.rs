@@ -285,6 +285,24 @@ impl std::str::FromStr for Partition {
     }
 }
 
+/// Small 4×4 partitions that build in milliseconds, for the tests of the tables' life: a
+/// cold cache, a stand-in, a slot.
+#[cfg(test)]
+pub(crate) mod samples {
+    use super::Partition;
+
+    /// Four small patterns: 3 × 43,680 + 3,360 entries, built in milliseconds.
+    pub fn tiny() -> Partition {
+        Partition::new(vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8], vec![9, 10, 11, 12], vec![13, 14, 15]])
+            .expect("4-4-4-3")
+    }
+
+    /// Larger than [`tiny`], still quick: 3 × 524,160 entries.
+    pub fn small() -> Partition {
+        Partition::new(vec![vec![1, 2, 3, 4, 5], vec![6, 7, 8, 9, 10], vec![11, 12, 13, 14, 15]]).expect("5-5-5")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

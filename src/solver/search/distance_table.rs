@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use crate::board::{Board, Direction, tile_to_slide};
 use crate::solver::error::SearchError;
-use crate::solver::search::Found;
+use crate::solver::search::PathWithBound;
 
 /// The side of the boards the table holds.
 pub const DIMENSION: usize = 3;
@@ -74,7 +74,7 @@ fn packed(tiles: &[u16]) -> Option<[u8; CELLS]> {
 }
 
 /// A shortest path for a solvable 3×3 `board`, walked down the table.
-pub fn solve(board: &Board) -> Result<Found, SearchError> {
+pub fn solve(board: &Board) -> Result<PathWithBound, SearchError> {
     let not_eight = || SearchError::Internal(format!("the 3x3 table was asked for a {0}x{0} board", board.dimension()));
     let mut tiles = packed(board.tiles()).ok_or_else(not_eight)?;
     let table = distances();
@@ -99,7 +99,7 @@ pub fn solve(board: &Board) -> Result<Found, SearchError> {
         blank = from;
         left -= 1;
     }
-    Ok(Found::optimal(path))
+    Ok(PathWithBound::optimal(path))
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! The searches behind [`Solver::solve`](super::Solver::solve), one file or folder per
 //! method. Every one returns only the tile directions of its path and the lower bound it
-//! proved, as a [`Found`]; [`Solution`](super::Solution) replays and checks them.
+//! proved, as a [`PathWithBound`]; [`Solution`](super::Solution) replays and checks them.
 //!
 //! - `arena`: A*'s states, each stored once: packed words, or one flat vector for large boards.
 //! - `astar`: the spec's A*, with previous-board pruning and a closed set.
@@ -30,18 +30,18 @@ use crate::board::Direction;
 
 /// What a search found: a path to the goal and what it proved about the minimum.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Found {
+pub struct PathWithBound {
     /// The tile direction of each move.
     pub path: Vec<Direction>,
     /// No path is shorter than this.
     pub lower_bound: u32,
 }
 
-impl Found {
+impl PathWithBound {
     /// A path proven shortest.
-    pub fn optimal(path: Vec<Direction>) -> Found {
+    pub fn optimal(path: Vec<Direction>) -> PathWithBound {
         let lower_bound = path.len() as u32;
-        Found { path, lower_bound }
+        PathWithBound { path, lower_bound }
     }
 }
 

@@ -33,7 +33,7 @@ use crate::solver::pdb::{PatternDatabases, with_heuristic};
 use crate::solver::search::beam::{self, stages, widest_beam};
 use crate::solver::search::constructive::{self, shorten};
 use crate::solver::search::idastar::{self, Incumbent, Proof};
-use crate::solver::search::{Found, Weight};
+use crate::solver::search::{PathWithBound, Weight};
 
 /// The largest side whose proof search can finish: IDA* with 5×5 pattern databases.
 pub const MAX_PROOF_DIMENSION: usize = 5;
@@ -86,7 +86,7 @@ pub fn solve(
     four: Option<&PatternDatabases>,
     five: Option<&PatternDatabases>,
     meter: &mut Meter<'_>,
-) -> Result<Found, SearchError> {
+) -> Result<PathWithBound, SearchError> {
     let n = board.dimension();
     let estimator = LinearConflict::new(n);
     meter.hold_bound(Some(estimator.value(&estimator.start(board.tiles()))));
@@ -123,7 +123,7 @@ pub fn solve(
         let proved = idastar::prove(board, heuristic, databases, Weight::ONE, &mut incumbent, &mut (), meter);
         match proved {
             Ok(Proof::Found(optimal)) => return Ok(optimal),
-            Ok(Proof::Settled) => return Ok(Found::optimal(best.found.path)),
+            Ok(Proof::Settled) => return Ok(PathWithBound::optimal(best.found.path)),
             Ok(Proof::OutOfReach { bound }) => {
                 reached = bound;
                 meter.hold_bound(Some(bound));
@@ -137,7 +137,7 @@ pub fn solve(
         }
     }
     let lower_bound = best.found.lower_bound.max(meter.proven()).min(best.moves());
-    Ok(Found { path: best.found.path, lower_bound })
+    Ok(PathWithBound { path: best.found.path, lower_bound })
 }
 
 /// Whether `error` only ends a side's work, leaving the best path in hand as the answer: the
@@ -336,12 +336,12 @@ impl Improvement {
 /// The best path known from the root.
 struct Best<'a> {
     board: &'a Board,
-    found: Found,
+    found: PathWithBound,
 }
 
 impl<'a> Best<'a> {
     /// `first`, handed out as the first solution.
-    fn new(board: &'a Board, first: Found, meter: &mut Meter<'_>) -> Result<Best<'a>, SearchError> {
+    fn new(board: &'a Board, first: PathWithBound, meter: &mut Meter<'_>) -> Result<Best<'a>, SearchError> {
         meter.improved(board, &first.path, first.lower_bound)?;
         Ok(Best { board, found: first })
     }

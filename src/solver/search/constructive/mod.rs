@@ -24,7 +24,7 @@ use crate::solver::options::Heuristic;
 use crate::solver::pdb::{PatternDatabases, with_heuristic};
 use crate::solver::search::beam;
 use crate::solver::search::placing::{Grid, stage};
-use crate::solver::search::{Found, Weight, distance_table, idastar};
+use crate::solver::search::{PathWithBound, Weight, distance_table, idastar};
 
 /// The side of the region left to search once rows and columns are placed, without 5×5
 /// pattern databases.
@@ -66,7 +66,7 @@ pub fn solve(
     four: Option<&PatternDatabases>,
     five: Option<&PatternDatabases>,
     meter: &mut Meter<'_>,
-) -> Result<Found, SearchError> {
+) -> Result<PathWithBound, SearchError> {
     let n = board.dimension();
     let (finish, databases) = finish_side(n, four, five);
     if n <= finish {
@@ -109,9 +109,9 @@ pub(in crate::solver::search) fn finish_region(
 fn placed(
     board: &Board,
     finish: usize,
-    last: impl FnOnce(&Board, &mut Meter<'_>) -> Result<Found, SearchError>,
+    last: impl FnOnce(&Board, &mut Meter<'_>) -> Result<PathWithBound, SearchError>,
     meter: &mut Meter<'_>,
-) -> Result<Found, SearchError> {
+) -> Result<PathWithBound, SearchError> {
     let n = board.dimension();
     let mut grid = Grid::new(n, board.tiles());
     for corner in 0..n - finish {
@@ -123,7 +123,7 @@ fn placed(
     let mut path = grid.path;
     path.extend(finish.path);
     let lower_bound = LinearConflict::new(n).start(board.tiles());
-    Ok(Found { path: shorten::cancel_undos(&path), lower_bound })
+    Ok(PathWithBound { path: shorten::cancel_undos(&path), lower_bound })
 }
 
 /// The bottom-right region of the `n`×`n` `board` from row and column `offset`, as a board of
@@ -164,7 +164,7 @@ fn search(
     databases: Option<&PatternDatabases>,
     refinement: Refinement,
     meter: &mut Meter<'_>,
-) -> Result<Found, SearchError> {
+) -> Result<PathWithBound, SearchError> {
     let has_databases = databases.is_some_and(|databases| databases.dimension() == board.dimension());
     let (heuristic, weight) = match (has_databases, board.dimension()) {
         (true, 5) => return refine(board, databases, refinement, meter),
@@ -178,7 +178,7 @@ fn search(
 /// within [`FINISH_NODES`] expansions, which a random 4×4 needs a small part of; the rare hard
 /// board that needs more has its top row and left column placed instead and the 3×3 left
 /// answered from its table, so the answer never takes more than milliseconds.
-fn without_databases(board: &Board, meter: &mut Meter<'_>) -> Result<Found, SearchError> {
+fn without_databases(board: &Board, meter: &mut Meter<'_>) -> Result<PathWithBound, SearchError> {
     let weighted = meter.with_node_allowance(FINISH_NODES, |meter| {
         idastar::search(board, Heuristic::LinearConflict, None, Weight::new(FINISH_WEIGHT), meter)
     });
@@ -198,7 +198,7 @@ fn refine(
     databases: Option<&PatternDatabases>,
     refinement: Refinement,
     meter: &mut Meter<'_>,
-) -> Result<Found, SearchError> {
+) -> Result<PathWithBound, SearchError> {
     let search = |board: &Board, weight: Weight, meter: &mut Meter<'_>| {
         idastar::search(board, Heuristic::PatternDatabase, databases, weight, meter)
     };
@@ -241,7 +241,7 @@ fn suffixes(
     board: &Board,
     mut path: Vec<Direction>,
     meter: &mut Meter<'_>,
-    optimal: impl Fn(&Board, &mut Meter<'_>) -> Result<Found, SearchError>,
+    optimal: impl Fn(&Board, &mut Meter<'_>) -> Result<PathWithBound, SearchError>,
 ) -> Result<Vec<Direction>, SearchError> {
     let mut boards = Vec::with_capacity(path.len() + 1);
     boards.push(board.clone());

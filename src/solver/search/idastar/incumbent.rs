@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use crate::board::Direction;
 use crate::solver::error::SearchError;
 use crate::solver::meter::Meter;
-use crate::solver::search::Found;
+use crate::solver::search::PathWithBound;
 
 /// The gap between the incumbent's length and an IDA* threshold within which the iteration is
 /// the last that can matter: a path's length has its board's parity, so the next length after
@@ -34,7 +34,7 @@ const FORECAST_AFTER: Duration = Duration::from_millis(100);
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Proof {
     /// A path at most the weight times the shortest, with the bound proven.
-    Found(Found),
+    Found(PathWithBound),
     /// The bound reached the incumbent's length: the incumbent is shortest.
     Settled,
     /// The next iteration, at `bound` (proven), would not finish in the time left.

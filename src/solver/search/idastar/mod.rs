@@ -36,7 +36,7 @@ use crate::solver::heuristic::manhattan::{Hamming, Manhattan};
 use crate::solver::meter::Meter;
 use crate::solver::options::{Algorithm, Heuristic};
 use crate::solver::pdb::{PatternDatabases, with_heuristic};
-use crate::solver::search::{Found, Weight};
+use crate::solver::search::{PathWithBound, Weight};
 
 /// Builds the move-pruning machines of the board sizes IDA* searches deepest, then, at idle
 /// priority, 5×5's deeper one, logging when it is ready; its states (see
@@ -79,7 +79,7 @@ pub fn search(
     databases: Option<&PatternDatabases>,
     weight: Weight,
     meter: &mut Meter<'_>,
-) -> Result<Found, SearchError> {
+) -> Result<PathWithBound, SearchError> {
     match prove(board, heuristic, databases, weight, &mut Incumbent::default(), &mut (), meter)? {
         Proof::Found(found) => Ok(found),
         other => Err(SearchError::Internal(format!("IDA* with no path in hand ended with {other:?}"))),
@@ -165,7 +165,7 @@ where
     let Driver { incumbent, interlude, split_after, deeper_after } = driver;
     let mut position = Position::new(board);
     if position.is_goal() {
-        return Ok(Proof::Found(Found::optimal(Vec::new())));
+        return Ok(Proof::Found(PathWithBound::optimal(Vec::new())));
     }
     let memo = estimator.start(position.tiles());
     let mut proven = estimator.value(&memo).max(incumbent.known());
@@ -233,7 +233,7 @@ where
         if let Some(moves) = found {
             let path: Vec<Direction> = moves.iter().map(|&index| Direction::ALL[usize::from(index)]).collect();
             let lower_bound = proven.max(weight.proven_by(path.len()));
-            return Ok(Proof::Found(Found { path, lower_bound }));
+            return Ok(Proof::Found(PathWithBound { path, lower_bound }));
         }
         iteration_before = last_iteration;
         last_iteration = meter.expanded - before;
@@ -302,7 +302,7 @@ mod tests {
         helpers: Helpers,
         budget: u64,
         stop: &Stop,
-    ) -> Result<Found, SearchError> {
+    ) -> Result<PathWithBound, SearchError> {
         split_run_deepening_after(board, weight, helpers, budget, stop, u64::MAX)
     }
 
@@ -315,7 +315,7 @@ mod tests {
         budget: u64,
         stop: &Stop,
         deeper_after: u64,
-    ) -> Result<Found, SearchError> {
+    ) -> Result<PathWithBound, SearchError> {
         let options = Options { max_expanded_nodes: budget, ..Options::default() };
         let mut progress = NoProgress;
         let mut meter = Meter::new(&options, PLAN, board.dimension(), &mut progress, stop).with_helpers(helpers);

@@ -16,7 +16,7 @@ use crate::solver::meter::Meter;
 use crate::solver::options::Heuristic;
 use crate::solver::pdb::PatternDatabases;
 use crate::solver::search::idastar::{self, Incumbent, Proof};
-use crate::solver::search::{Found, Weight, constructive};
+use crate::solver::search::{PathWithBound, Weight, constructive};
 use wider_beam::WiderBeam;
 
 /// A shortest path from `board` (solvable, 5×5 or larger): FAST's path (with the 5×5 tables
@@ -28,7 +28,7 @@ pub fn solve(
     databases: Option<&PatternDatabases>,
     five: Option<&PatternDatabases>,
     meter: &mut Meter<'_>,
-) -> Result<Found, SearchError> {
+) -> Result<PathWithBound, SearchError> {
     let estimator = LinearConflict::new(board.dimension());
     // FAST searches boards other than the root: what is proven of the root stands meanwhile.
     meter.hold_bound(Some(estimator.value(&estimator.start(board.tiles()))));
@@ -37,13 +37,13 @@ pub fn solve(
     let first = first?;
     meter.report_best(first.path.len() as u32);
     if first.lower_bound >= first.path.len() as u32 {
-        return Ok(Found::optimal(first.path));
+        return Ok(PathWithBound::optimal(first.path));
     }
     let mut incumbent = Incumbent::new(first.path);
     let mut wider = WiderBeam::new(board, five);
     match idastar::prove(board, heuristic, databases, Weight::ONE, &mut incumbent, &mut wider, meter)? {
         Proof::Found(found) => Ok(found),
-        Proof::Settled => Ok(Found::optimal(incumbent.into_path())),
+        Proof::Settled => Ok(PathWithBound::optimal(incumbent.into_path())),
         Proof::OutOfReach { bound } => {
             Err(SearchError::Internal(format!("MINIMUM's IDA* forecast nothing, yet stopped at bound {bound}")))
         }
