@@ -354,7 +354,8 @@ impl<'a> Meter<'a> {
 mod tests {
     use super::*;
     use crate::solver::method::Method;
-    use crate::solver::{Algorithm, Heuristic, NoProgress};
+    use crate::solver::options::{Algorithm, Heuristic};
+    use crate::solver::progress::NoProgress;
 
     const PLAN: Plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::Manhattan, method: Method::IdaStar };
 

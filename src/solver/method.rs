@@ -6,6 +6,9 @@ use std::fmt;
 
 use super::options::{Algorithm, Heuristic};
 
+/// The side of the boards [`Method::DistanceTable`] answers: every 3×3 board.
+pub const DISTANCE_TABLE_DIMENSION: usize = 3;
+
 /// The method a solve runs, picked once before any search starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {

@@ -2,11 +2,10 @@
 //! combination that cannot run refused, before any search starts.
 
 use super::error::SearchError;
-use super::method::{Method, Plan};
+use super::method::{DISTANCE_TABLE_DIMENSION, Method, Plan};
 use super::options::{Algorithm, Heuristic, MAX_WEIGHT, Optimality, Options};
 use super::pdb;
 use super::runtime::Solver;
-use super::search::distance_table;
 
 /// The smallest side on which MINIMUM finds a FAST path before its IDA*: the length is then
 /// reported as the best known while the search runs, and ends it once the bound reaches it
@@ -32,7 +31,7 @@ impl Solver {
         let auto = options.algorithm == Algorithm::Auto && options.heuristic == Heuristic::Auto;
         let own_methods = |method| Ok(Plan { algorithm: Algorithm::Auto, heuristic: Heuristic::Auto, method });
         match options.optimality {
-            _ if dimension == distance_table::DIMENSION && auto && options.optimality != Optimality::Bounded => {
+            _ if dimension == DISTANCE_TABLE_DIMENSION && auto && options.optimality != Optimality::Bounded => {
                 return own_methods(Method::DistanceTable);
             }
             Optimality::Fast => return own_methods(Method::Fast),

@@ -240,11 +240,13 @@ fn run<A: Arena>(board: &Board, heuristic: Heuristic, meter: &mut Meter<'_>) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::{Algorithm, NoProgress, Options, Stop, solve};
+    use crate::solver::options::{Algorithm, Options};
+    use crate::solver::progress::{NoProgress, Stop};
+    use crate::solver::solve::solve;
 
     fn moves(n: usize, tiles: &[u16], heuristic: Heuristic) -> i32 {
         let board = Board::new(n, tiles).expect("valid board");
-        let options = Options { algorithm: crate::solver::Algorithm::AStar, heuristic, ..Options::default() };
+        let options = Options { algorithm: crate::solver::options::Algorithm::AStar, heuristic, ..Options::default() };
         solve(&board, &options, &mut NoProgress, &Stop::new()).expect("solves").moves()
     }
 
@@ -317,8 +319,11 @@ mod tests {
         let budget = 16 << 20;
         // (dimension, state bytes): u64, u128 and flat states.
         for (n, state) in [(4, 8), (5, 16), (20, 800)] {
-            let options =
-                Options { algorithm: crate::solver::Algorithm::AStar, max_memory_bytes: budget, ..Options::default() };
+            let options = Options {
+                algorithm: crate::solver::options::Algorithm::AStar,
+                max_memory_bytes: budget,
+                ..Options::default()
+            };
             let err = solve(&far_board(n), &options, &mut NoProgress, &Stop::new()).unwrap_err();
             let SearchError::MemoryBudgetExhausted { held, nodes, .. } = err else { panic!("{n}x{n}: {err}") };
             let per_node = held as f64 / nodes as f64;

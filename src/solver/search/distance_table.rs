@@ -4,6 +4,7 @@
 //! neighbour one closer. An answer is a few hundred table reads: microseconds, not the
 //! milliseconds A* spends on a hard board.
 
+use crate::solver::method::DISTANCE_TABLE_DIMENSION;
 use std::sync::OnceLock;
 
 use crate::board::{Board, Direction, tile_to_slide};
@@ -11,7 +12,7 @@ use crate::solver::error::SearchError;
 use crate::solver::search::PathWithBound;
 
 /// The side of the boards the table holds.
-pub const DIMENSION: usize = 3;
+pub const DIMENSION: usize = DISTANCE_TABLE_DIMENSION;
 const CELLS: usize = DIMENSION * DIMENSION;
 /// Permutations of nine cells, solvable or not: the table's length.
 const PERMUTATIONS: usize = 362_880;

@@ -243,7 +243,9 @@ impl BoxSearch {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::solver::{Algorithm, Heuristic, Method, NoProgress, Options, Plan, Stop};
+    use crate::solver::method::{Method, Plan};
+    use crate::solver::options::{Algorithm, Heuristic, Options};
+    use crate::solver::progress::{NoProgress, Stop};
 
     /// The blank's walk round the 2×2 block in the bottom-right corner: twelve moves that
     /// bring a board back to itself.

@@ -238,8 +238,10 @@ fn mix(packed: u128) -> u64 {
 mod tests {
     use super::*;
     use crate::solver::heuristic::linear_conflict::LinearConflict;
+    use crate::solver::method::{Method, Plan};
+    use crate::solver::options::{Algorithm, Heuristic, Options};
+    use crate::solver::progress::{NoProgress, Stop};
     use crate::solver::search::samples::{reaches_goal, sample};
-    use crate::solver::{Algorithm, Heuristic, Method, NoProgress, Options, Plan, Stop};
 
     /// Runs the beam with linear conflict, two dedicated helpers and `stop`.
     fn beam(board: &Board, width: usize, max_depth: usize, stop: &Stop) -> Result<Option<Vec<Direction>>, SearchError> {

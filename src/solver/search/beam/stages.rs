@@ -556,7 +556,9 @@ mod tests {
     use super::*;
     use crate::board::Board;
     use crate::random::{Rng, random_board};
-    use crate::solver::{Algorithm, Heuristic, Method, NoProgress, Options, Plan, Stop};
+    use crate::solver::method::{Method, Plan};
+    use crate::solver::options::{Algorithm, Heuristic, Options};
+    use crate::solver::progress::{NoProgress, Stop};
 
     const FINISH: usize = 5;
 

@@ -172,7 +172,8 @@ impl Interlude for () {
 mod tests {
     use super::*;
     use crate::solver::method::{Method, Plan};
-    use crate::solver::{Algorithm, Heuristic, NoProgress, Options, Stop};
+    use crate::solver::options::{Algorithm, Heuristic, Options};
+    use crate::solver::progress::{NoProgress, Stop};
 
     const PLAN: Plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::Manhattan, method: Method::IdaStar };
 

@@ -244,8 +244,10 @@ where
 mod tests {
     use super::*;
     use crate::solver::method::{Method, Plan};
+    use crate::solver::options::Options;
+    use crate::solver::progress::{NoProgress, Stop};
     use crate::solver::search::samples::{reaches_goal, sample};
-    use crate::solver::{NoProgress, Options, Stop, solve};
+    use crate::solver::solve::solve;
 
     const PLAN: Plan =
         Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict, method: Method::IdaStar };
@@ -516,7 +518,7 @@ mod tests {
         let SearchError::NodeBudgetExhausted { limit, expanded, .. } = err else { panic!("{err}") };
         // The helpers' nodes are counted every few thousand, so the overshoot is small.
         assert!(
-            limit == 200_000 && expanded >= limit && expanded < limit + 4 * crate::solver::CHECK_INTERVAL,
+            limit == 200_000 && expanded >= limit && expanded < limit + 4 * crate::solver::meter::CHECK_INTERVAL,
             "{expanded}"
         );
         let stop = Stop::new();
@@ -556,7 +558,7 @@ mod tests {
     fn progress_reports_the_threshold() {
         let board = Board::new(3, &[8, 6, 7, 2, 5, 4, 3, 0, 1]).expect("valid board");
         let mut priorities = Vec::new();
-        let mut record = |report: &crate::solver::ProgressReport| priorities.push(report.priority);
+        let mut record = |report: &crate::solver::progress::ProgressReport| priorities.push(report.priority);
         let options = Options { algorithm: Algorithm::IdaStar, heuristic: Heuristic::Manhattan, ..Options::default() };
         solve(&board, &options, &mut record, &Stop::new()).expect("solves");
         assert_eq!(priorities.first(), Some(&board.manhattan()));

@@ -53,9 +53,9 @@ pub fn solve(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::Stop;
     use crate::solver::method::{Method, Plan};
     use crate::solver::options::{Algorithm, Options};
+    use crate::solver::progress::Stop;
     use crate::solver::search::samples::{reaches_goal, sample};
 
     #[test]
@@ -65,7 +65,7 @@ mod tests {
             Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict, method: Method::Minimum };
         let (options, stop) = (Options::default(), Stop::new());
         let mut best_known = Vec::new();
-        let mut progress = |report: &crate::solver::ProgressReport| best_known.push(report.best_moves);
+        let mut progress = |report: &crate::solver::progress::ProgressReport| best_known.push(report.best_moves);
         let mut meter = Meter::new(&options, plan, 5, &mut progress, &stop);
         let found = solve(&board, Heuristic::LinearConflict, None, None, &mut meter).expect("solves");
         assert_eq!((found.path.len(), found.lower_bound), (38, 38));

@@ -87,9 +87,10 @@ mod tests {
     use super::*;
     use crate::board::Direction;
     use crate::solver::method::{Method, Plan};
+    use crate::solver::options::{Algorithm, Heuristic, Options};
     use crate::solver::pdb::Partition;
+    use crate::solver::progress::{NoProgress, Stop};
     use crate::solver::search::samples::reaches_goal;
-    use crate::solver::{Algorithm, Heuristic, NoProgress, Options, Stop};
 
     /// Small 5×5 databases: eight 3-tile patterns, tiles 1 to 3, 4 to 6 and so on, built in
     /// milliseconds.
