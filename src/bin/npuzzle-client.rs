@@ -129,7 +129,7 @@ fn main() -> ExitCode {
                 Failure::Service(error) => (EXIT_FAILURE, error),
             };
             // If stderr itself is gone there is no one left to tell.
-            let _ = writeln!(io::stderr(), "error: {error:#}");
+            let _ = writeln!(io::stderr(), "error: {}", client::error_chain(error.as_ref()));
             ExitCode::from(code)
         }
     }
@@ -214,7 +214,11 @@ fn embedded_databases(args: &Args, board: &Board) -> DatabaseSlot {
     match loaded {
         Ok(databases) => slot.fill(databases),
         Err(error) => {
-            let _ = writeln!(io::stderr(), "note: solving without pattern databases: {error:#}");
+            let _ = writeln!(
+                io::stderr(),
+                "note: solving without pattern databases: {}",
+                client::error_chain(error.as_ref())
+            );
         }
     }
     slot
