@@ -127,9 +127,16 @@ mod tests {
         );
         assert_eq!(error_chain(&chain), "cannot connect to http://127.0.0.1:1/: connection refused");
         let missing = std::io::Error::from_raw_os_error(libc::ENOENT);
-        let chain = wrap("the tables are built once", wrap("cannot open /x: No such file or directory (os error 2)", missing));
-        assert_eq!(error_chain(&chain), "the tables are built once: cannot open /x: No such file or directory (os error 2)");
-        let chain = wrap("cannot read the credentials", wrap("cannot open /x", std::io::Error::from_raw_os_error(libc::ENOENT)));
+        let chain =
+            wrap("the tables are built once", wrap("cannot open /x: No such file or directory (os error 2)", missing));
+        assert_eq!(
+            error_chain(&chain),
+            "the tables are built once: cannot open /x: No such file or directory (os error 2)"
+        );
+        let chain = wrap(
+            "cannot read the credentials",
+            wrap("cannot open /x", std::io::Error::from_raw_os_error(libc::ENOENT)),
+        );
         assert_eq!(error_chain(&chain), "cannot read the credentials: cannot open /x: no such file or directory");
     }
 }

@@ -9,9 +9,10 @@
 //! an access token every call carries.
 //!
 //! [`Client::embedded`] starts the library's own server in this process (see [`embedded`]) and
-//! connects to it over TCP. [`output`] turns an answer into the spec's text or into JSON.
+//! connects to it over TCP. [`output`] turns an answer into the spec's text or into JSON, and
+//! [`advice`] an error status into the command line's words.
 
-
+pub mod advice;
 pub mod embedded;
 mod error;
 mod flags;
@@ -25,7 +26,7 @@ use tonic::transport::{Channel, Endpoint};
 use tonic::{Code, Request, Status};
 
 pub use error::{ClientError, error_chain};
-pub use output::{ResponseError, code_name, solution_json, solution_text};
+pub use output::{ResponseError, code_name, hint_json, hint_text, solution_json, solution_text, tile_moves};
 pub use tls::{AccessToken, ClientTls, Credentials, TlsFlags, read_file};
 
 use crate::proto::solver_service_client::SolverServiceClient;
