@@ -96,7 +96,7 @@ pub fn status_in_flags(status: &Status, time_limit: Option<Duration>) -> Option<
         "PROOF_OUT_OF_REACH" => {
             let mut known = Vec::new();
             if let Some(forecast) = details.millis("forecast_ms") {
-                known.push(format!("about {} more", rough(forecast)));
+                known.push(format!("{} of search left", rough(forecast)));
             }
             if let Some(bound) = details.get("bound") {
                 known.push(format!("at least {bound} moves"));
@@ -209,17 +209,17 @@ fn duration(ms: u64) -> String {
     humantime::format_duration(Duration::from_millis(ms)).to_string()
 }
 
-/// A long forecast to the unit that matters: `40 seconds`, `3 hours`, `years`.
+/// A long forecast to the unit that matters: `about 40 seconds`, `about 3 hours`, `years`.
 fn rough(ms: u64) -> String {
     const UNITS: [(u64, &str); 5] =
         [(1_000, "second"), (60_000, "minute"), (3_600_000, "hour"), (86_400_000, "day"), (31_557_600_000, "year")];
     let Some(&(size, unit)) = UNITS.iter().rev().find(|(size, _)| ms >= *size) else {
-        return "a second".to_string();
+        return "about a second".to_string();
     };
     match ms / size {
         _ if unit == "year" && ms / size >= 100 => "years".to_string(),
-        1 => format!("a {unit}"),
-        count => format!("{count} {unit}s"),
+        1 => format!("about a {unit}"),
+        count => format!("about {count} {unit}s"),
     }
 }
 
@@ -266,13 +266,13 @@ mod tests {
         assert_eq!(
             status_in_flags(&status, None).as_deref(),
             Some(
-                "a proof is out of reach on this 6x6 board (about years more; at least 52 moves); try --optimality \
-                 anytime --time-limit 10s"
+                "a proof is out of reach on this 6x6 board (years of search left; at least 52 moves); try \
+                 --optimality anytime --time-limit 10s"
             )
         );
-        assert_eq!(rough(7_200_000), "2 hours");
-        assert_eq!(rough(90_000), "a minute");
-        assert_eq!(rough(10), "a second");
+        assert_eq!(rough(7_200_000), "about 2 hours");
+        assert_eq!(rough(90_000), "about a minute");
+        assert_eq!(rough(10), "about a second");
     }
 
     #[test]
