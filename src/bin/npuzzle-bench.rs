@@ -29,7 +29,7 @@ use crate::random::{RandomArgs, run_random};
 
 /// Times optimal solves of the rows of a benchmark file, or puts a server under load.
 #[derive(Debug, Parser)]
-#[command(version, args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+#[command(name = "npuzzle-bench", version, args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct Args {
     /// Another measurement than a benchmark file's rows.
     #[command(subcommand)]

@@ -1,11 +1,15 @@
-//! `npuzzle-client`: reads a puzzle in the spec's format on stdin, solves it over gRPC, and
-//! prints what the spec's `main()` prints (or, with `--json`, the Solution as JSON).
+//! `npuzzle-client`: reads a puzzle in the spec's format from a file (`npuzzle-client
+//! puzzle.txt`) or stdin (`-` or no file), solves it over gRPC, and prints what the spec's
+//! `main()` prints (or, with `--json`, the Solution as JSON). `--hint` asks for the next best
+//! move instead: `12 moves to go; slide 5 left (or 6 up)`.
 //!
-//! With `--optimality bounded|fast` an answer not proven minimal is headed `Number of moves = K
-//! (not proven minimal; the minimum is at least L)` instead. `--moves` prints the blank's moves
-//! (one letter each, U D L R) on one line instead of the boards; so does an answer whose boards
-//! the server left out (more than 4,194,304 tiles in all, see `Solution.boards`), with a note on
-//! stderr. Answers of up to 256 MiB are accepted, so a 128×128 answer arrives whole.
+//! With `--optimality bounded|fast|anytime` an answer not proven minimal is headed `Number of
+//! moves = K (not proven minimal; the minimum is at least L)` instead. `--moves` prints the
+//! blank's moves (one letter each, U D L R: the way the blank goes) on one line instead of the
+//! boards; so does an answer whose boards the server left out (more than 4,194,304 tiles in
+//! all, see `Solution.boards`), with a note on stderr. `--tile-moves` prints the tiles' moves
+//! instead (`1L 2U`: tile 1 slides left, then tile 2 up). Answers of up to 256 MiB are
+//! accepted, so a 128×128 answer arrives whole.
 //!
 //! An `https://` address is spoken to over TLS (`--tls-ca`, `--tls-cert`/`--tls-key` for mTLS,
 //! `--tls-server-name`); `--auth-token-file` or `NPUZZLE_TOKEN` gives the access token, which
@@ -14,20 +18,27 @@
 //! With neither `--addr` nor `NPUZZLE_ADDR` it starts the library's own server in-process on
 //! 127.0.0.1:0 and talks real gRPC to it, so `npuzzle-client < puzzle.txt` works alone.
 //!
+//! A server's error that carries the service's `ErrorInfo` is said in the command line's words
+//! (see [`client::advice`]): `error: --weight: ...`, or a spent time limit with the flags that
+//! answer in time.
+//!
 //! Exit codes: 0 for an answer (also "No solution possible") and for a closed stdout; 1 when the
-//! server or the connection fails; 2 when the input is not a puzzle, found before any connection.
+//! server or the connection fails; 2 when the input is not a puzzle or the flags do not go
+//! together, found before any connection.
 
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use clap::Parser;
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
 use indicatif::{HumanCount, ProgressBar, ProgressStyle};
 use npuzzle::client::{
-    self, AccessToken, Client, Credentials, SolveOptions, StreamEvent, TlsFlags, solution_json, solution_text,
+    self, AccessToken, Client, ClientError, Credentials, SolveOptions, StreamEvent, TlsFlags, hint_json, hint_text,
+    solution_json, solution_text, tile_moves,
 };
 use npuzzle::service::DatabaseSlot;
 use npuzzle::solver::pdb::cache::file_name;
@@ -41,14 +52,19 @@ const EXIT_BAD_INPUT: u8 = 2;
 /// Exit code for a failure of the server or the connection.
 const EXIT_FAILURE: u8 = 1;
 
-/// Solves a sliding-tile puzzle read from stdin in the fewest moves, through an npuzzle server.
+/// Solves a sliding-tile puzzle read from a file or stdin in the fewest moves, through an
+/// npuzzle server.
 #[derive(Debug, Parser)]
 #[command(
+    name = "npuzzle-client",
     version,
     after_help = "Exit codes: 0 an answer (also \"No solution possible\"), 1 a server or connection error, \
-                  2 input that is not a puzzle (checked before connecting) or a bad command line."
+                  2 input that is not a puzzle or flags that do not go together (both checked before connecting)."
 )]
 struct Args {
+    /// The puzzle: N, then the N*N tiles, 0 for the blank. `-` or none: read it from stdin.
+    #[arg(value_name = "FILE")]
+    puzzle: Option<PathBuf>,
     /// The server, e.g. http://127.0.0.1:50051 (`http://` may be left out). Without it, a server
     /// is started inside this process.
     #[arg(long, env = "NPUZZLE_ADDR", value_name = "URL", value_parser = client::parse_address)]
@@ -64,20 +80,34 @@ struct Args {
     heuristic: Heuristic,
     /// How short the answer must be: minimum (proven), bounded (at most --weight times the
     /// minimum), fast (any valid solution, every size) or anytime (the shortest found by
-    /// --time-limit, optimal if proven by then, else with a proven lower bound).
-    #[arg(long, value_enum, default_value_t = Optimality::Minimum)]
-    optimality: Optimality,
-    /// For --optimality bounded: the answer is at most this many times the minimum (above 1).
-    #[arg(long, value_name = "W")]
+    /// --time-limit, optimal if proven by then, else with a proven lower bound) [default:
+    /// minimum, or bounded with --weight].
+    #[arg(long, value_enum)]
+    optimality: Option<Optimality>,
+    /// The answer is at most this many times the minimum (above 1, e.g. 1.5): --optimality
+    /// bounded, which it implies and which requires it.
+    #[arg(long, value_name = "W", value_parser = parse_weight)]
     weight: Option<f64>,
     /// The search's time limit (`20s`, `1m`, `500ms`; never above the server's): when anytime
     /// answers, and where the other modes give up [default: the server's own limit; for
     /// anytime, a margin before --timeout when it is set].
     #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
     time_limit: Option<Duration>,
-    /// Print the blank's moves (U D L R) on one line instead of the boards.
+    /// Print the blank's moves on one line instead of the boards: U D L R is the way the blank
+    /// goes (toward row 0, row N-1, column 0, column N-1); each tile slides the opposite way.
     #[arg(long, conflicts_with = "json")]
     moves: bool,
+    /// Print the tiles' moves on one line instead of the boards: `5L 6U` is tile 5 sliding
+    /// left, then tile 6 up (U D L R is the way the tile goes; the blank goes the opposite way).
+    #[arg(long, conflicts_with_all = ["json", "moves"])]
+    tile_moves: bool,
+    /// Print how far the goal is and the next best move instead of a solution, e.g. `12 moves to
+    /// go; slide 5 left (or 6 up)`; searched for at most --time-limit [default: the server's
+    /// default for hints, a few seconds].
+    #[arg(long, conflicts_with_all = [
+        "stream", "moves", "tile_moves", "optimality", "weight", "algorithm", "heuristic", "max_expanded_nodes",
+    ])]
+    hint: bool,
     /// Give up after expanding this many nodes (the server's cap still applies).
     #[arg(long, value_name = "N")]
     max_expanded_nodes: Option<u64>,
@@ -105,6 +135,51 @@ struct Args {
     auth_token_file: Option<PathBuf>,
 }
 
+fn parse_weight(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(weight) if weight.is_finite() && weight > 1.0 => Ok(weight),
+        _ => Err(format!("{text:?} is not a weight above 1 (1.1, 1.5, 2)")),
+    }
+}
+
+impl Args {
+    /// The flags parsed and checked against each other, as clap reports a bad command line.
+    fn parse_checked() -> Args {
+        let args = Args::parse();
+        if let Err(error) = args.check() {
+            error.exit();
+        }
+        args
+    }
+
+    /// `--optimality bounded` needs `--weight`, and `--weight` goes with bounded alone.
+    fn check(&self) -> Result<(), clap::Error> {
+        match (self.optimality, self.weight) {
+            (Some(Optimality::Bounded), None) => Err(Args::command().error(
+                ErrorKind::MissingRequiredArgument,
+                "--optimality bounded requires --weight <W> (the answer is at most W times the minimum, e.g. 1.5)",
+            )),
+            (Some(optimality), Some(_)) if optimality != Optimality::Bounded => Err(Args::command().error(
+                ErrorKind::ArgumentConflict,
+                format!(
+                    "--weight cannot be used with --optimality {optimality}: it is for --optimality bounded \
+                     (which --weight alone implies)"
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The optimality asked for: `--optimality`, else bounded with `--weight`, else minimum.
+    fn optimality(&self) -> Optimality {
+        match (self.optimality, self.weight) {
+            (Some(optimality), _) => optimality,
+            (None, Some(_)) => Optimality::Bounded,
+            (None, None) => Optimality::Minimum,
+        }
+    }
+}
+
 fn parse_timeout(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text.parse().map_err(|_| format!("{text:?} is not a number of seconds"))?;
     match Duration::try_from_secs_f64(seconds) {
@@ -120,7 +195,7 @@ enum Failure {
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let args = Args::parse_checked();
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
@@ -129,35 +204,59 @@ fn main() -> ExitCode {
                 Failure::Service(error) => (EXIT_FAILURE, error),
             };
             // If stderr itself is gone there is no one left to tell.
-            let _ = writeln!(io::stderr(), "error: {error:#}");
+            let _ = writeln!(io::stderr(), "error: {}", client::error_chain(error.as_ref()));
             ExitCode::from(code)
         }
     }
 }
 
 fn run(args: &Args) -> Result<(), Failure> {
-    let input = read_stdin().map_err(Failure::BadInput)?;
-    let board = npuzzle::text::parse_board(&input).map_err(|error| Failure::BadInput(error.into()))?;
+    let file = args.puzzle.as_deref().filter(|path| *path != Path::new("-"));
+    let input = read_puzzle(file).map_err(Failure::BadInput)?;
+    let board = npuzzle::text::parse_board(&input).map_err(|error| {
+        Failure::BadInput(match file {
+            Some(path) => anyhow::anyhow!("{}: {error}", path.display()),
+            None => error.into(),
+        })
+    })?;
     let databases = match args.addr {
         None => embedded_databases(args, &board),
         Some(_) => DatabaseSlot::new(),
     };
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime").map_err(Failure::Service)?;
-    let solution = runtime.block_on(solve(args, &board, databases));
+    let answer = runtime.block_on(ask(args, &board, databases));
     // An in-process server may still be winding a search down; the process is done, so don't wait.
     runtime.shutdown_background();
-    let solution = solution.map_err(|error| Failure::Service(error.into()))?;
-    let output = if args.json { solution_json(&solution).map_err(Into::into) } else { answer_text(&solution, args) };
+    let output = match answer.map_err(|error| service_failure(error, args))? {
+        Answer::Hint(hint) if args.json => hint_json(&hint).map_err(Into::into),
+        Answer::Hint(hint) => Ok(hint_text(&hint)),
+        Answer::Solution(solution) if args.json => solution_json(&solution).map_err(Into::into),
+        Answer::Solution(solution) => answer_text(&solution, &board, args),
+    };
     let output = output.context("the server's answer cannot be shown").map_err(Failure::Service)?;
     write_stdout(&output).map_err(Failure::Service)
 }
 
+/// A failed call as the command line says it: a status with the service's error details in
+/// flag words, anything else as it is.
+fn service_failure(error: ClientError, args: &Args) -> Failure {
+    if let ClientError::Status(status) = &error
+        && let Some(line) = client::advice::status_in_flags(status, args.time_limit)
+    {
+        return Failure::Service(anyhow::anyhow!(line));
+    }
+    Failure::Service(error.into())
+}
+
 /// The spec's text for an optimal answer with its boards; otherwise the header that says what
 /// is proven, then the boards or (with `--moves`, or when the server left the boards out) the
-/// blank's moves.
-fn answer_text(solution: &proto::Solution, args: &Args) -> anyhow::Result<String> {
+/// blank's moves, or (with `--tile-moves`) the tiles' moves from `board`.
+fn answer_text(solution: &proto::Solution, board: &Board, args: &Args) -> anyhow::Result<String> {
     let moves = u32::try_from(solution.moves).unwrap_or(0);
     let header = moves_header(moves, solution.optimal, solution.lower_bound);
+    if solution.solvable() && args.tile_moves {
+        return Ok(format!("{header}\n{}\n", tile_moves(board, &solution.blank_moves)?));
+    }
     if !solution.solvable() || (!args.moves && !solution.boards.is_empty()) {
         let text = solution_text(solution)?;
         return Ok(match text.split_once('\n') {
@@ -174,6 +273,14 @@ fn answer_text(solution: &proto::Solution, args: &Args) -> anyhow::Result<String
         );
     }
     Ok(format!("{header}\n{}\n", solution.blank_moves))
+}
+
+/// The puzzle's text: from `file`, or from stdin when there is none.
+fn read_puzzle(file: Option<&Path>) -> anyhow::Result<String> {
+    match file {
+        Some(path) => std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display())),
+        None => read_stdin(),
+    }
 }
 
 fn read_stdin() -> anyhow::Result<String> {
@@ -214,7 +321,11 @@ fn embedded_databases(args: &Args, board: &Board) -> DatabaseSlot {
     match loaded {
         Ok(databases) => slot.fill(databases),
         Err(error) => {
-            let _ = writeln!(io::stderr(), "note: solving without pattern databases: {error:#}");
+            let _ = writeln!(
+                io::stderr(),
+                "note: solving without pattern databases: {}",
+                client::error_chain(error.as_ref())
+            );
         }
     }
     slot
@@ -243,7 +354,14 @@ fn load_embedded_databases(args: &Args) -> anyhow::Result<Arc<PatternDatabases>>
     Ok(client::embedded::pattern_databases(&dir, args.pattern_db.as_ref(), announce)?)
 }
 
-async fn solve(args: &Args, board: &Board, databases: DatabaseSlot) -> Result<proto::Solution, client::ClientError> {
+/// What the server answered: a solution, or with `--hint` a hint.
+enum Answer {
+    Solution(proto::Solution),
+    Hint(proto::HintResponse),
+}
+
+/// Connects (or starts the in-process server) and asks for what the flags want.
+async fn ask(args: &Args, board: &Board, databases: DatabaseSlot) -> Result<Answer, ClientError> {
     let client = match &args.addr {
         Some(endpoint) => {
             let credentials = credentials(args)?;
@@ -254,24 +372,28 @@ async fn solve(args: &Args, board: &Board, databases: DatabaseSlot) -> Result<pr
         }
     }
     .with_deadline(args.timeout);
+    if args.hint {
+        return Ok(Answer::Hint(client.hint(board, args.time_limit).await?));
+    }
     let options = SolveOptions {
         algorithm: args.algorithm,
         heuristic: args.heuristic,
         max_expanded_nodes: args.max_expanded_nodes,
-        optimality: args.optimality,
+        optimality: args.optimality(),
         weight: args.weight,
         time_limit: args.time_limit,
     };
-    if args.stream {
+    let solution = if args.stream {
         let display = ProgressDisplay::new();
         client.solve_stream(board, options, |event| display.show(event)).await
     } else {
         client.solve(board, options).await
-    }
+    }?;
+    Ok(Answer::Solution(solution))
 }
 
 /// The TLS files and the token the flags (or `NPUZZLE_TOKEN`) name, read.
-fn credentials(args: &Args) -> Result<Credentials, client::ClientError> {
+fn credentials(args: &Args) -> Result<Credentials, ClientError> {
     let token = match &args.auth_token_file {
         Some(path) => {
             Some(String::from_utf8_lossy(&client::read_file(path)?).lines().next().unwrap_or_default().to_owned())

@@ -36,7 +36,7 @@ use tracing_subscriber::EnvFilter;
 /// Serves optimal sliding-tile puzzle solutions over gRPC (npuzzle.v1.SolverService), with
 /// health checking and server reflection.
 #[derive(Debug, Parser)]
-#[command(version)]
+#[command(name = "npuzzle-server", version)]
 struct Flags {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:50051")]

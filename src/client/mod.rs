@@ -1,6 +1,6 @@
 //! The library's client of npuzzle servers: [`Client`] holds one connection and has one method
-//! per call of the service, [`Client::solve`] (unary) and [`Client::solve_stream`] (progress,
-//! then the Solution). It owns what every caller would otherwise repeat: the address with
+//! per call of the service, [`Client::solve`] (unary), [`Client::solve_stream`] (progress,
+//! then the Solution) and [`Client::hint`] (the next best moves). It owns what every caller would otherwise repeat: the address with
 //! `http://` optional, the connect timeout, the largest answer accepted, and the deadline, sent
 //! to the server as `grpc-timeout` and kept by a local timer too, with a passed deadline always
 //! reported as [`ClientError::DeadlineExceeded`] whatever status the server used for it.
@@ -9,8 +9,10 @@
 //! an access token every call carries.
 //!
 //! [`Client::embedded`] starts the library's own server in this process (see [`embedded`]) and
-//! connects to it over TCP. [`output`] turns an answer into the spec's text or into JSON.
+//! connects to it over TCP. [`output`] turns an answer into the spec's text or into JSON, and
+//! [`advice`] an error status into the command line's words.
 
+pub mod advice;
 pub mod embedded;
 mod error;
 mod flags;
@@ -23,12 +25,12 @@ use std::time::{Duration, Instant};
 use tonic::transport::{Channel, Endpoint};
 use tonic::{Code, Request, Status};
 
-pub use error::ClientError;
-pub use output::{ResponseError, code_name, solution_json, solution_text};
+pub use error::{ClientError, error_chain};
+pub use output::{ResponseError, code_name, hint_json, hint_text, solution_json, solution_text, tile_moves};
 pub use tls::{AccessToken, ClientTls, Credentials, TlsFlags, read_file};
 
 use crate::proto::solver_service_client::SolverServiceClient;
-use crate::proto::{self, solve_request, solve_stream_request, solve_stream_response};
+use crate::proto::{self, hint_request, solve_request, solve_stream_request, solve_stream_response};
 use crate::solver::Optimality;
 use crate::{Algorithm, Board, Heuristic, server};
 
@@ -64,12 +66,15 @@ impl From<SolveOptions> for proto::SolveOptions {
             max_expanded_nodes: options.max_expanded_nodes.unwrap_or(0),
             optimality: proto::Optimality::from(options.optimality).into(),
             weight: options.weight.unwrap_or(0.0),
-            // A limit past u32::MAX milliseconds (49 days) is past every server's own.
-            time_limit_ms: options
-                .time_limit
-                .map_or(0, |limit| u32::try_from(limit.as_millis()).unwrap_or(u32::MAX).max(1)),
+            time_limit_ms: time_limit_ms(options.time_limit),
         }
     }
+}
+
+/// A time limit on the wire: 0 for none, else at least 1 ms. A limit past u32::MAX
+/// milliseconds (49 days) is past every server's own.
+fn time_limit_ms(limit: Option<Duration>) -> u32 {
+    limit.map_or(0, |limit| u32::try_from(limit.as_millis()).unwrap_or(u32::MAX).max(1))
 }
 
 /// The server's address as an endpoint; `http://` may be left out (`127.0.0.1:50051`).
@@ -143,6 +148,19 @@ impl Client {
         self.within_deadline(async move { Ok(service.solve(request).await?.into_inner().solution) }).await
     }
 
+    /// `Hint`: how far `board` is from the goal and every first move of a shortest solution,
+    /// searched for at most `time_limit` (`None`: the server's default for hints), within the
+    /// client's deadline.
+    pub async fn hint(&self, board: &Board, time_limit: Option<Duration>) -> Result<proto::HintResponse, ClientError> {
+        let message = proto::HintRequest {
+            puzzle: Some(hint_request::Puzzle::Board(board.into())),
+            time_limit_ms: time_limit_ms(time_limit),
+        };
+        let request = self.request(message);
+        let mut service = self.service.clone();
+        self.within_deadline(async move { Ok(Some(service.hint(request).await?.into_inner())) }).await
+    }
+
     /// `SolveStream`: the solution of `board`, with each Progress message (at the server's own
     /// interval) and each improved solution (ANYTIME) handed to `on_event` as it comes.
     pub async fn solve_stream(
@@ -193,10 +211,11 @@ impl Client {
 
     /// Runs `call` within the deadline: the server stops at the deadline it is sent, and a local
     /// timer covers a server that does not.
-    async fn within_deadline(
+    /// `None` from `call` is an answer without its message: [`ClientError::NoSolution`].
+    async fn within_deadline<T>(
         &self,
-        call: impl Future<Output = Result<Option<proto::Solution>, Status>>,
-    ) -> Result<proto::Solution, ClientError> {
+        call: impl Future<Output = Result<Option<T>, Status>>,
+    ) -> Result<T, ClientError> {
         let started = Instant::now();
         let answer = match self.deadline {
             Some(deadline) => tokio::time::timeout(deadline, call)
@@ -205,7 +224,7 @@ impl Client {
             None => call.await,
         };
         match (answer, self.deadline) {
-            (Ok(solution), _) => solution.ok_or(ClientError::NoSolution),
+            (Ok(answer), _) => answer.ok_or(ClientError::NoSolution),
             // tonic's own deadline check on the server answers CANCELLED; past the deadline it
             // means the same.
             (Err(status), Some(deadline))

@@ -1,14 +1,19 @@
-//! End-to-end tests of the `npuzzle-client` binary: stdin in, the spec's stdout (or JSON) out,
-//! exit codes for bad input, unreachable servers, deadlines and closed pipes. Each run without
+//! End-to-end tests of the `npuzzle-client` binary: a file or stdin in, the spec's stdout (or
+//! JSON, moves, a hint) out, exit codes for bad input, bad flags, unreachable servers, deadlines
+//! and closed pipes. Each run without
 //! `--addr` starts the library's server in-process and talks real gRPC to it.
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-use crate::process::free_address;
+use crate::process::{Process, free_address};
 
 const PUZZLE04: &str = include_str!("../../puzzles/puzzle04.txt");
 const UNSOLVABLE: &str = include_str!("../../puzzles/puzzle3x3-unsolvable.txt");
+/// The 3×3 sample 12 moves from the goal.
+const THREE_BY_THREE_12: &str = include_str!("../../puzzles/3x3-12.txt");
+/// The sample files, from the directory the tests run in (the crate's root).
+const PUZZLE04_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/puzzle04.txt");
 /// The spec's example output for puzzle04, byte for byte (see the notes in SPEC.md).
 const PUZZLE04_SOLUTION: &str = include_str!("../data/puzzle04.out");
 /// Princeton's puzzle4x4-hard1 (38 moves): far beyond a fraction of a second for A* with Hamming.
@@ -225,4 +230,128 @@ fn heuristic_used(extra_args: &[&str]) -> String {
 fn the_in_process_server_loads_pattern_databases_for_a_four_by_four() {
     assert_eq!(heuristic_used(&["--pattern-db", "6-6-3"]), "HEURISTIC_PATTERN_DATABASE");
     assert_eq!(heuristic_used(&["--no-pattern-db"]), "HEURISTIC_LINEAR_CONFLICT");
+}
+
+#[test]
+fn bounded_without_weight_is_a_usage_error_before_any_connection() {
+    // Nothing listens at the address: a usage error must come first, and with exit 2.
+    let address = unused_address();
+    let output = client(&["--addr", &address, "--optimality", "bounded"], PUZZLE04.as_bytes(), &[]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "");
+    let first = stderr(&output).lines().next().unwrap_or_default();
+    assert!(first.starts_with("error: --optimality bounded requires --weight"), "{}", stderr(&output));
+    assert!(!stderr(&output).contains("connect"), "{}", stderr(&output));
+}
+
+#[test]
+fn weight_with_another_optimality_is_a_usage_error() {
+    let address = unused_address();
+    let output = client(&["--addr", &address, "--weight", "1.5", "--optimality", "fast"], PUZZLE04.as_bytes(), &[]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let first = stderr(&output).lines().next().unwrap_or_default();
+    assert!(first.starts_with("error: --weight cannot be used with --optimality fast"), "{}", stderr(&output));
+    assert!(!stderr(&output).contains("connect"), "{}", stderr(&output));
+}
+
+#[test]
+fn weight_alone_asks_for_bounded() {
+    let json = json_answer(&["--weight", "1.5", "--no-pattern-db"], FOUR_BY_FOUR_30);
+    assert_eq!(json["stats"]["method"], "METHOD_WEIGHTED_IDASTAR", "{json}");
+    let moves = json["moves"].as_i64().expect("a move count");
+    assert!((30..=45).contains(&moves), "at most 1.5 times the minimum of 30: {moves}");
+}
+
+#[test]
+fn a_puzzle_file_is_read_and_dash_is_stdin() {
+    let output = client(&[PUZZLE04_FILE], b"", &[]);
+    assert_eq!(succeeded(&output), PUZZLE04_SOLUTION);
+    let output = client(&["-"], PUZZLE04.as_bytes(), &[]);
+    assert_eq!(succeeded(&output), PUZZLE04_SOLUTION);
+}
+
+#[test]
+fn a_missing_puzzle_file_exits_2_naming_the_path_once() {
+    let address = unused_address();
+    let path = concat!(env!("CARGO_TARGET_TMPDIR"), "/no-such-puzzle.txt");
+    let output = client(&["--addr", &address, path], b"", &[]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout(&output), "");
+    assert_eq!(stderr(&output), format!("error: cannot read {path}: no such file or directory\n"));
+}
+
+#[test]
+fn a_malformed_puzzle_file_names_the_file_line_and_column() {
+    let path = std::env::temp_dir().join(format!("npuzzle-client-bad-{}.txt", std::process::id()));
+    std::fs::write(&path, "3\n0 1 3\n4 x 5\n7 8 6\n").expect("a temporary puzzle file");
+    let output = client(&["--addr", &unused_address(), path.to_str().expect("a UTF-8 path")], b"", &[]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        format!("error: {}: line 3, column 3: tile \"x\" is not a whole number\n", path.display())
+    );
+}
+
+#[test]
+fn version_names_the_binary() {
+    let output = client(&["--version"], b"", &[]);
+    assert_eq!(succeeded(&output), format!("npuzzle-client {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn hint_gives_the_distance_and_the_next_move() {
+    let output = client(&["--hint"], THREE_BY_THREE_12.as_bytes(), &[]);
+    assert_eq!(succeeded(&output), "12 moves to go; slide 5 down\n");
+    assert_eq!(stderr(&output), "");
+    let output = client(&["--hint"], PUZZLE04.as_bytes(), &[]);
+    assert_eq!(succeeded(&output), "4 moves to go; slide 1 left\n");
+}
+
+#[test]
+fn hint_on_an_unsolvable_board_says_so_with_exit_zero() {
+    let output = client(&["--hint"], UNSOLVABLE.as_bytes(), &[]);
+    assert_eq!(succeeded(&output), "No solution possible\n");
+}
+
+#[test]
+fn hint_goes_to_a_server_given_by_address() {
+    let server = Process::server(&[]);
+    let output = client(&["--hint", "--addr", &server.url()], THREE_BY_THREE_12.as_bytes(), &[]);
+    assert_eq!(succeeded(&output), "12 moves to go; slide 5 down\n");
+}
+
+#[test]
+fn hint_at_the_goal_has_no_moves_to_go() {
+    let output = client(&["--hint"], b"3\n1 2 3\n4 5 6\n7 8 0\n", &[]);
+    assert_eq!(succeeded(&output), "solved: no moves to go\n");
+}
+
+#[test]
+fn a_connection_error_says_each_cause_once() {
+    let address = unused_address();
+    let output = client(&["--addr", &address], PUZZLE04.as_bytes(), &[]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert_eq!(message, format!("error: cannot connect to http://{address}/: connection refused\n"));
+    let parts: Vec<&str> = message.trim_end().split(": ").collect();
+    for (index, part) in parts.iter().enumerate() {
+        assert!(!parts[index + 1..].contains(part), "{part:?} is said twice: {message}");
+    }
+}
+
+#[test]
+fn tile_moves_are_the_tiles_and_moves_stay_the_blanks() {
+    let output = client(&["--tile-moves"], PUZZLE04.as_bytes(), &[]);
+    assert_eq!(succeeded(&output), "Minimum number of moves = 4\n1L 2U 5L 6U\n");
+    let output = client(&["--moves"], PUZZLE04.as_bytes(), &[]);
+    assert_eq!(succeeded(&output), "Minimum number of moves = 4\nRDRD\n");
+}
+
+#[test]
+fn the_helps_say_whose_moves_they_print() {
+    let help = client(&["--help"], b"", &[]);
+    let help = succeeded(&help);
+    assert!(help.contains("U D L R is the way the blank goes"), "{help}");
+    assert!(help.contains("U D L R is the way the tile goes"), "{help}");
 }
