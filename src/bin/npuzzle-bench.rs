@@ -56,6 +56,10 @@ struct Args {
     /// The seed of --sample's draw: the same seed draws the same rows.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Ask each row for a hint (the distance and the best first moves) instead of a solution:
+    /// the distance must be the row's optimum.
+    #[arg(long)]
+    hint: bool,
 }
 
 /// The measurements other than a benchmark file.

@@ -130,7 +130,7 @@ impl From<SearchError> for Status {
                 dimension,
                 vec![("limit_ms", limit.as_millis().to_string()), ("expanded", expanded.to_string())],
             ),
-            SearchError::ProofOutOfReach { bound, forecast, time_left, dimension, plan } => spent(
+            SearchError::ProofOutOfReach { bound, forecast, time_left, dimension, plan, .. } => spent(
                 &error,
                 "PROOF_OUT_OF_REACH",
                 plan,

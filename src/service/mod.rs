@@ -571,6 +571,7 @@ mod tests {
             (
                 SearchError::ProofOutOfReach {
                     bound: 40,
+                    expanded: 3,
                     forecast: Duration::from_secs(1 << 40),
                     time_left: Duration::from_secs(5),
                     dimension: 20,

@@ -63,6 +63,8 @@ pub enum SearchError {
     ProofOutOfReach {
         /// The bound proven.
         bound: u32,
+        /// The nodes expanded.
+        expanded: u64,
         /// The time the remaining iterations were forecast to take.
         forecast: Duration,
         /// The time the search had left.
@@ -136,7 +138,7 @@ impl SearchError {
                  {n}x{n} board",
                 humantime::format_duration(limit)
             ),
-            SearchError::ProofOutOfReach { bound, forecast, time_left, dimension: n, plan } => format!(
+            SearchError::ProofOutOfReach { bound, forecast, time_left, dimension: n, plan, .. } => format!(
                 "a proof is out of reach: {plan} proved at least {bound} moves on a {n}x{n} board, and its remaining \
                  iterations would take {}, with {} left",
                 roughly(forecast),

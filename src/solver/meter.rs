@@ -311,7 +311,8 @@ impl<'a> Meter<'a> {
     /// The error for a proof whose remaining iterations, forecast at `forecast`, are out of
     /// reach of the `time_left`, with `bound` proven.
     pub fn proof_out_of_reach(&self, bound: u32, forecast: Duration, time_left: Duration) -> SearchError {
-        SearchError::ProofOutOfReach { bound, forecast, time_left, dimension: self.dimension, plan: self.plan }
+        let (dimension, plan, expanded) = (self.dimension, self.plan, self.expanded);
+        SearchError::ProofOutOfReach { bound, expanded, forecast, time_left, dimension, plan }
     }
 
     /// Reports `moves` as the length of the best solution known from now on (0: none).

@@ -24,7 +24,7 @@ pub struct ProgressReport {
     pub elapsed: Duration,
     /// The length of the best solution known so far, 0 while there is none.
     pub best_moves: u32,
-    /// How long IDA*'s remaining iterations are forecast to take at the least, once it has
+    /// How long IDA*'s remaining iterations are forecast to take, once it has
     /// measured two; `None` while there is no forecast.
     pub proof_forecast: Option<Duration>,
 }

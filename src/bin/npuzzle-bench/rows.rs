@@ -27,10 +27,10 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use npuzzle::Board;
 use npuzzle::client::{Client, SolveOptions};
 use npuzzle::random::{Rng, sample};
-use npuzzle::solver::{NoProgress, Optimality, SearchError, Stop};
+use npuzzle::solver::{DEFAULT_HINT_TIME, NoProgress, Optimality, SearchError, Stop};
+use npuzzle::{Board, proto};
 
 use crate::method::{Method, gap, median, options, solver};
 use crate::{Args, labeller};
@@ -68,9 +68,10 @@ pub fn run(args: &Args) -> Result<bool> {
         Some(path) => Some(labeller::read(&path)?),
         None => None,
     };
-    let outcomes = match &args.addr {
-        Some(addr) => solve_remotely(addr, &rows, &args.method)?,
-        None => solve_locally(&rows, &args.method)?,
+    let outcomes = match (&args.addr, args.hint) {
+        (Some(addr), false) => solve_remotely(addr, &rows, &args.method)?,
+        (None, false) => solve_locally(&rows, &args.method)?,
+        (addr, true) => hints(addr.as_deref(), &rows, &args.method)?,
     };
     report(&rows, &outcomes, labeller.as_ref(), args)
 }
@@ -124,11 +125,9 @@ fn solve_locally(rows: &[Row], args: &Method) -> Result<Vec<Outcome>> {
             let started = Instant::now();
             let solution = match solver.solve(&row.board, &options, &mut NoProgress, &stop) {
                 // A limit, or a proof forecast far past it: an unsolved row, not a failure.
-                Err(error @ (SearchError::TimeLimitExceeded { .. } | SearchError::ProofOutOfReach { .. })) => {
-                    let expanded = match error {
-                        SearchError::TimeLimitExceeded { expanded, .. } => expanded,
-                        _ => 0,
-                    };
+                Err(
+                    SearchError::TimeLimitExceeded { expanded, .. } | SearchError::ProofOutOfReach { expanded, .. },
+                ) => {
                     let elapsed = started.elapsed();
                     return Ok(Outcome {
                         solved: false,
@@ -178,6 +177,44 @@ fn solve_remotely(addr: &str, rows: &[Row], args: &Method) -> Result<Vec<Outcome
                 lower_bound: solution.lower_bound,
                 optimal: solution.optimal,
             });
+        }
+        Ok(outcomes)
+    })
+}
+
+/// Each row's hint, through the server at `addr` or in this process, within the time limit
+/// (the hint's default when none is given): its distance as the moves.
+fn hints(addr: Option<&str>, rows: &[Row], args: &Method) -> Result<Vec<Outcome>> {
+    let outcome = |hint: proto::HintResponse, started: Instant| Outcome {
+        solved: hint.distance >= 0,
+        moves: hint.distance,
+        nodes: 0,
+        elapsed: started.elapsed(),
+        lower_bound: hint.lower_bound,
+        optimal: hint.optimal,
+    };
+    let Some(addr) = addr else {
+        let solver = solver(rows.iter().map(|row| row.board.dimension()), args)?;
+        let time = args.time_limit.unwrap_or(DEFAULT_HINT_TIME);
+        let stop = Stop::new();
+        return rows
+            .iter()
+            .map(|row| {
+                let started = Instant::now();
+                let hint = solver.hint(&row.board, time, &stop).with_context(|| format!("instance {}", row.id))?;
+                Ok(outcome(proto::HintResponse::from(&hint), started))
+            })
+            .collect();
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let client = Client::connect(addr).await?;
+        let mut outcomes = Vec::with_capacity(rows.len());
+        for row in rows {
+            let started = Instant::now();
+            let hint =
+                client.hint(&row.board, args.time_limit).await.with_context(|| format!("instance {}", row.id))?;
+            outcomes.push(outcome(hint, started));
         }
         Ok(outcomes)
     })

@@ -30,10 +30,12 @@ const SKIP: u32 = 4;
 /// first iterations are too small to time.
 const FORECAST_AFTER: Duration = Duration::from_millis(100);
 
-/// How far over the optimum a FAST path may be (on the hardest 24-puzzles, up to eight moves):
-/// the proof's forecast assumes the optimum that far under the incumbent, the fewest
-/// iterations left, so that it errs toward "in reach".
-const FAST_OVER_OPTIMUM: u32 = 8;
+/// Where the proof's forecast takes the optimum: this fraction of the way from the bound
+/// proven to the incumbent's length (a quarter). FAST's path is a few moves over the optimum on
+/// a 24-puzzle with its tables, and two or three times the bound on a big board: taken this
+/// near the bound, the forecast errs toward "in reach", and still sees a big board's proof as
+/// hopeless.
+const OPTIMUM_SHARE: u32 = 4;
 
 /// The longest forecast worth a number: past it, "years".
 const LONGEST_FORECAST: Duration = Duration::from_secs(100 * 365 * 86_400);
@@ -89,8 +91,8 @@ impl Incumbent {
         Incumbent { give_up: true, ..self }
     }
 
-    /// How long the iterations left are forecast to take at the least: from `bound` (proven)
-    /// to the optimum, taken [`FAST_OVER_OPTIMUM`] under the incumbent, each iteration `growth`
+    /// How long the iterations left are forecast to take: from `bound` (proven) to the optimum,
+    /// taken [`OPTIMUM_SHARE`]'s part of the way to the incumbent, each iteration `growth`
     /// times the one before, the last of which took `nodes`, at the search's node rate so far.
     /// `None` with nothing in hand or nothing measured.
     pub(super) fn forecast(&self, bound: u32, nodes: u64, growth: f64, meter: &Meter<'_>) -> Option<Duration> {
@@ -98,7 +100,7 @@ impl Incumbent {
         if self.path.is_empty() || meter.expanded == 0 || elapsed <= 0.0 {
             return None;
         }
-        let optimum = self.moves().saturating_sub(FAST_OVER_OPTIMUM).max(bound + 2);
+        let optimum = (bound + self.moves().saturating_sub(bound) / OPTIMUM_SHARE).max(bound + 2);
         let iterations = (optimum - bound).div_ceil(2);
         let left: f64 = (1..=iterations).map(|i| growth.powi(i as i32)).sum::<f64>() * nodes as f64;
         let rate = meter.expanded as f64 / elapsed;

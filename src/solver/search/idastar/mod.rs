@@ -194,18 +194,22 @@ where
             deepen(&mut position, &helpers, proven, meter)?;
         }
         let threshold = if weight == Weight::ONE && ahead_path.is_none() { incumbent.skip_to(proven) } else { proven };
-        if iteration_before > 0 {
-            let growth = (last_iteration as f64 / iteration_before as f64).max(MIN_GROWTH);
-            let forecast = incumbent.forecast(proven, last_iteration, growth, meter);
-            meter.report_forecast(forecast);
-            if let Some(forecast) = forecast
-                && let Some(left) = incumbent.out_of_reach(forecast, meter)
-            {
-                return Err(meter.proof_out_of_reach(proven, forecast, left));
-            }
-            if !incumbent.iteration_in_reach(proven, (last_iteration as f64 * growth) as u64, meter) {
-                return Ok(Proof::OutOfReach { bound: proven });
-            }
+        // Before the second iteration, the growth is the least any takes, and the iteration
+        // before a node: enough for a proof hundreds of iterations away to be seen as hopeless.
+        let growth = match iteration_before {
+            0 => MIN_GROWTH,
+            before => (last_iteration as f64 / before as f64).max(MIN_GROWTH),
+        };
+        let forecast = incumbent.forecast(proven, last_iteration.max(1), growth, meter);
+        meter.report_forecast(forecast);
+        if let Some(forecast) = forecast
+            && let Some(left) = incumbent.out_of_reach(forecast, meter)
+        {
+            return Err(meter.proof_out_of_reach(proven, forecast, left));
+        }
+        if iteration_before > 0 && !incumbent.iteration_in_reach(proven, (last_iteration as f64 * growth) as u64, meter)
+        {
+            return Ok(Proof::OutOfReach { bound: proven });
         }
         let f = if threshold > proven { weight.f(0, threshold) } else { bound };
         let limits = Threshold { f, weight, proven };
