@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crate::board::{Board, BoardError, Direction, Step};
 use crate::proto;
-use crate::solver::{Algorithm, Heuristic, Optimality, ProgressReport, SearchStats, Solution};
+use crate::solver::{Algorithm, Heuristic, Hint, Method, Optimality, ProgressReport, SearchStats, Solution};
 
 /// Builds a [`Board`] from a request's structured board, refusing N above `max_dimension`.
 ///
@@ -135,6 +135,31 @@ fn micros(duration: Duration) -> u64 {
     u64::try_from(duration.as_micros()).unwrap_or(u64::MAX)
 }
 
+impl From<Method> for proto::Method {
+    fn from(method: Method) -> proto::Method {
+        match method {
+            Method::DistanceTable => proto::Method::DistanceTable,
+            Method::AStar => proto::Method::Astar,
+            Method::IdaStar => proto::Method::Idastar,
+            Method::WeightedIdaStar => proto::Method::WeightedIdastar,
+            Method::Minimum => proto::Method::Minimum,
+            Method::Fast => proto::Method::Fast,
+            Method::Anytime => proto::Method::Anytime,
+        }
+    }
+}
+
+impl From<&Hint> for proto::HintResponse {
+    fn from(hint: &Hint) -> proto::HintResponse {
+        proto::HintResponse {
+            distance: hint.distance.map_or(-1, |distance| i32::try_from(distance).unwrap_or(i32::MAX)),
+            moves: hint.moves.iter().map(proto::Move::from).collect(),
+            optimal: hint.optimal,
+            lower_bound: hint.lower_bound,
+        }
+    }
+}
+
 impl From<&SearchStats> for proto::SearchStats {
     fn from(stats: &SearchStats) -> proto::SearchStats {
         proto::SearchStats {
@@ -144,6 +169,7 @@ impl From<&SearchStats> for proto::SearchStats {
             nodes_generated: stats.nodes_generated,
             max_frontier: stats.max_frontier,
             elapsed_micros: micros(stats.elapsed),
+            method: stats.method.map_or(proto::Method::Unspecified, proto::Method::from).into(),
         }
     }
 }
@@ -151,7 +177,7 @@ impl From<&SearchStats> for proto::SearchStats {
 impl From<&Solution> for proto::Solution {
     fn from(solution: &Solution) -> proto::Solution {
         proto::Solution {
-            solvable: solution.is_solvable(),
+            solvable: Some(solution.is_solvable()),
             moves: solution.moves(),
             boards: solution.boards().unwrap_or_default().iter().map(proto::Board::from).collect(),
             steps: solution.steps().unwrap_or_default().iter().map(proto::Move::from).collect(),
@@ -172,6 +198,7 @@ impl From<&ProgressReport> for proto::Progress {
             frontier_size: report.frontier_size,
             elapsed_micros: micros(report.elapsed),
             best_moves: report.best_moves,
+            proof_forecast_ms: report.proof_forecast.map_or(0, |forecast| forecast.as_millis().max(1) as u64),
         }
     }
 }

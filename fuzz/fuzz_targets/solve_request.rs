@@ -26,7 +26,7 @@ fuzz_target!(
     |data: &[u8]| {
         let Ok(response) = SERVICE.solve_encoded(data) else { return };
         let solution = response.solution.expect("an answer carries a solution");
-        if !solution.solvable {
+        if !solution.solvable() {
             return;
         }
         assert_eq!(solution.boards.len() as i64, i64::from(solution.moves) + 1, "one board per move, plus the first");

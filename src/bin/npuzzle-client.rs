@@ -158,10 +158,10 @@ fn run(args: &Args) -> Result<(), Failure> {
 fn answer_text(solution: &proto::Solution, args: &Args) -> anyhow::Result<String> {
     let moves = u32::try_from(solution.moves).unwrap_or(0);
     let header = moves_header(moves, solution.optimal, solution.lower_bound);
-    if !solution.solvable || (!args.moves && !solution.boards.is_empty()) {
+    if !solution.solvable() || (!args.moves && !solution.boards.is_empty()) {
         let text = solution_text(solution)?;
         return Ok(match text.split_once('\n') {
-            Some((_, boards)) if solution.solvable && !solution.optimal => format!("{header}\n{boards}"),
+            Some((_, boards)) if solution.solvable() && !solution.optimal => format!("{header}\n{boards}"),
             _ => text,
         });
     }

@@ -261,7 +261,21 @@ async fn main() -> anyhow::Result<()> {
     let address = listener.local_addr().context("cannot read the bound address")?;
     security::warn_if_exposed(address, &config);
     security::reload_on_sighup(&config);
-    info!(%address, ?config, "npuzzle-server listening");
+    let limits = &config.limits;
+    info!(
+        %address,
+        searches = limits.max_concurrent_solves,
+        search_time = %humantime::format_duration(limits.max_search_time),
+        search_memory = %bytesize::ByteSize(limits.max_search_memory),
+        max_dimension = limits.max_dimension,
+        tls = config.tls.is_some(),
+        tokens = config.access_tokens.is_some(),
+        "npuzzle-server listening"
+    );
+    if config.web {
+        let scheme = if config.tls.is_some() { "https" } else { "http" };
+        info!("page: {scheme}://{address}/");
+    }
     server::run(listener, shutdown_signal(), config).await?;
     Ok(())
 }

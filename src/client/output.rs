@@ -53,7 +53,7 @@ const SOLUTION_MESSAGE: &str = "npuzzle.v1.Solution";
 
 /// What the spec's `main()` prints for this solution, byte for byte.
 pub fn solution_text(solution: &proto::Solution) -> Result<String, ResponseError> {
-    if !solution.solvable {
+    if !solution.solvable() {
         return Ok(format_boards(None));
     }
     let expected_boards = usize::try_from(solution.moves).ok().and_then(|moves| moves.checked_add(1));
@@ -123,7 +123,7 @@ mod tests {
         let start = parse_board("3\n1 2 3\n4 5 6\n7 0 8\n").expect("parses");
         let goal = Board::goal(3).expect("goal");
         proto::Solution {
-            solvable: true,
+            solvable: Some(true),
             moves: 1,
             boards: vec![proto::Board::from(&start), proto::Board::from(&goal)],
             ..Default::default()
@@ -137,7 +137,7 @@ mod tests {
             text,
             "Minimum number of moves = 1\n3\n 1  2  3 \n 4  5  6 \n 7  0  8 \n\n3\n 1  2  3 \n 4  5  6 \n 7  8  0 \n\n"
         );
-        let unsolvable = proto::Solution { solvable: false, moves: -1, ..Default::default() };
+        let unsolvable = proto::Solution { solvable: Some(false), moves: -1, ..Default::default() };
         assert_eq!(solution_text(&unsolvable).expect("renders"), "No solution possible\n");
     }
 

@@ -255,7 +255,7 @@ impl Call {
             .boards
             .last()
             .is_some_and(|last| Board::goal(board.dimension()).is_ok_and(|goal| *last == proto::Board::from(&goal)));
-        if solution.solvable && solution.moves == moves && solution.boards.len() == expected_boards && starts && ends {
+        if solution.solvable() && solution.moves == moves && solution.boards.len() == expected_boards && starts && ends {
             Verdict::Expected
         } else {
             Verdict::WrongAnswer
@@ -337,7 +337,7 @@ mod tests {
         let board = call.board.clone().expect("a board");
         let goal = Board::goal(3).expect("goal");
         let wrong = proto::Solution {
-            solvable: true,
+            solvable: Some(true),
             moves: 3,
             boards: vec![proto::Board::from(&board), proto::Board::from(&goal)],
             ..Default::default()

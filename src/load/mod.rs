@@ -285,7 +285,7 @@ async fn send(client: &mut SolverServiceClient<Channel>, call: &Call, config: &C
             let message = match solution {
                 Some(solution) => format!(
                     "solvable {}, {} moves, {} boards",
-                    solution.solvable,
+                    solution.solvable(),
                     solution.moves,
                     solution.boards.len()
                 ),

@@ -9,7 +9,7 @@ use tonic::{Code, Status};
 use tracing::{field, info};
 
 use super::Job;
-use crate::metrics;
+use crate::{metrics, proto};
 use crate::solver::{Algorithm, Solution, Stop};
 
 /// One request's bookkeeping: its stop flag, raised when the call ends however it ends (so a
@@ -48,12 +48,21 @@ impl CallRecord {
     }
 
     pub(super) fn finish(&mut self, result: Result<&Solution, &Status>) {
+        self.record(result.map(|solution| (solution.moves(), Some(solution.stats().nodes_expanded))));
+    }
+
+    /// Records a hint's outcome: its distance as the moves.
+    pub(super) fn finish_hint(&mut self, result: Result<&proto::HintResponse, &Status>) {
+        self.record(result.map(|hint| (hint.distance, None)));
+    }
+
+    fn record(&mut self, result: Result<(i32, Option<u64>), &Status>) {
         match result {
-            Ok(solution) => {
+            Ok((moves, nodes)) => {
                 self.outcome = Code::Ok;
                 self.detail = None;
-                self.moves = Some(solution.moves());
-                self.nodes = Some(solution.stats().nodes_expanded);
+                self.moves = Some(moves);
+                self.nodes = nodes;
             }
             Err(status) => {
                 self.outcome = status.code();

@@ -46,6 +46,7 @@ mod busy;
 mod call_record;
 mod deadline;
 mod direct;
+mod hint;
 mod lend;
 mod limits;
 mod memory;
@@ -250,6 +251,9 @@ impl SolverService {
             max_expanded_nodes: self.limits.node_budget(requested.max_expanded_nodes),
             max_memory_bytes: self.limits.max_search_memory,
             max_search_time: Some(match requested.time_limit_ms {
+                0 if optimality == proto::Optimality::Anytime => {
+                    solver::DEFAULT_ANYTIME_TIME.min(self.limits.max_search_time)
+                }
                 0 => self.limits.max_search_time,
                 ms => Duration::from_millis(u64::from(ms)).min(self.limits.max_search_time),
             }),
@@ -352,10 +356,19 @@ impl proto::solver_service_server::SolverService for SolverService {
         Ok(Response::new(proto::SolveResponse { solution: Some(proto::Solution::from(&result?)) }))
     }
 
+    async fn hint(&self, request: Request<proto::HintRequest>) -> Result<Response<proto::HintResponse>, Status> {
+        let deadline = deadline(request.metadata());
+        let mut call = CallRecord::new("Hint");
+        let result = self.hint_once(&mut call, request.into_inner(), deadline).await;
+        call.finish_hint(result.as_ref());
+        Ok(Response::new(result?))
+    }
+
     type SolveStreamStream = SolveEvents;
 
     async fn solve_stream(&self, request: Request<proto::SolveStreamRequest>) -> Result<Response<SolveEvents>, Status> {
         let deadline = deadline(request.metadata());
+        let started = Instant::now();
         let request = request.into_inner();
         let mut call = CallRecord::new("SolveStream");
         let puzzle = request.puzzle.as_ref().map(Puzzle::from);
@@ -367,8 +380,14 @@ impl proto::solver_service_server::SolverService for SolverService {
             }
         };
         let (events, receiver) = mpsc::channel(PROGRESS_BUFFER);
-        // A fresh channel has room: the first Progress goes out at once, before the search starts.
-        let _ = events.try_send(event(Event::Progress(proto::Progress::default())));
+        // A fresh channel has room: the first Progress goes out at once, before the search
+        // starts, with what is known already: the board's Manhattan distance is proven.
+        let first = proto::Progress {
+            priority: job.board.manhattan(),
+            elapsed_micros: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX).max(1),
+            ..proto::Progress::default()
+        };
+        let _ = events.try_send(event(Event::Progress(first)));
         let interval = self.progress_interval(request.progress_interval_ms);
         let progress = StreamProgress { events: events.clone(), interval, next: interval, stop: call.stop.clone() };
         let search = spawn_search(job, slot, call.stop.clone(), progress);
@@ -448,6 +467,11 @@ fn nodes_expanded(searched: &Result<Solution, SearchError>) -> u64 {
 }
 
 fn answer(joined: Result<Result<Solution, SearchError>, JoinError>) -> Result<Solution, Status> {
+    answer_with(joined)
+}
+
+/// What a search on the blocking pool answers: its result, or INTERNAL if it crashed.
+fn answer_with<T>(joined: Result<Result<T, SearchError>, JoinError>) -> Result<T, Status> {
     match joined {
         Ok(searched) => searched.map_err(Status::from),
         Err(crash) => Err(Status::internal(format!("the search failed: {crash}"))),
@@ -478,7 +502,8 @@ impl From<SearchError> for Status {
         match error {
             SearchError::NodeBudgetExhausted { .. }
             | SearchError::MemoryBudgetExhausted { .. }
-            | SearchError::TimeLimitExceeded { .. } => busy::spent(message),
+            | SearchError::TimeLimitExceeded { .. }
+            | SearchError::ProofOutOfReach { .. } => busy::spent(message),
             SearchError::DeadlineExceeded { .. } => Status::deadline_exceeded(message),
             SearchError::Cancelled { .. } => Status::cancelled(message),
             SearchError::Unsupported { .. } | SearchError::InvalidOptions(_) => Status::invalid_argument(message),

@@ -69,6 +69,25 @@ pub enum SearchError {
         /// The method that ran.
         plan: Plan,
     },
+    /// MINIMUM gave up early: IDA*'s remaining iterations, forecast at the least they can take,
+    /// would take over [`PROOF_OUT_OF_REACH_FACTOR`] times the time left.
+    #[error(
+        "a proof is out of reach: {plan} proved at least {bound} moves on a {dimension}x{dimension} board, and \
+         its remaining iterations would take {}, with {} left; {}",
+        roughly(*forecast), roughly(*time_left), stronger_methods(*dimension, *plan, &LIBRARY_WORDS)
+    )]
+    ProofOutOfReach {
+        /// The bound proven.
+        bound: u32,
+        /// The time the remaining iterations were forecast to take.
+        forecast: Duration,
+        /// The time the search had left.
+        time_left: Duration,
+        /// The board's N.
+        dimension: usize,
+        /// The method that ran.
+        plan: Plan,
+    },
     /// The caller's deadline ([`Options::deadline`]) passed.
     #[error("the caller's deadline passed after {elapsed:?} and {expanded} expanded nodes")]
     DeadlineExceeded {
@@ -116,9 +135,27 @@ impl SearchError {
         match *self {
             SearchError::NodeBudgetExhausted { dimension, plan, .. }
             | SearchError::MemoryBudgetExhausted { dimension, plan, .. }
-            | SearchError::TimeLimitExceeded { dimension, plan, .. } => message
+            | SearchError::TimeLimitExceeded { dimension, plan, .. }
+            | SearchError::ProofOutOfReach { dimension, plan, .. } => message
                 .replace(&stronger_methods(dimension, plan, &LIBRARY_WORDS), &stronger_methods(dimension, plan, words)),
             _ => message,
         }
     }
+}
+
+/// How far over the time left IDA*'s forecast must be before MINIMUM gives up: far enough that
+/// no board it would have solved in time is lost to a forecast's error.
+pub const PROOF_OUT_OF_REACH_FACTOR: u32 = 100;
+
+/// `duration` as a person says a forecast: "about 3 s", "about 2 h", "years".
+pub fn roughly(duration: Duration) -> String {
+    let seconds = duration.as_secs_f64();
+    let (value, unit) = match seconds {
+        s if s < 60.0 => (s.max(1.0), "s"),
+        s if s < 3600.0 => (s / 60.0, "min"),
+        s if s < 86_400.0 => (s / 3600.0, "h"),
+        s if s < 365.0 * 86_400.0 => (s / 86_400.0, "days"),
+        _ => return "years".into(),
+    };
+    format!("about {value:.0} {unit}")
 }

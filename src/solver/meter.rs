@@ -92,6 +92,8 @@ pub struct Meter<'a> {
     held: Option<u32>,
     /// Set while a phase ends before the search's own clocks (see [`Meter::within_phase`]).
     phase_ended: bool,
+    /// The proof's forecast every report carries (see [`Meter::report_forecast`]).
+    forecast: Option<Duration>,
 }
 
 impl<'a> Meter<'a> {
@@ -122,6 +124,7 @@ impl<'a> Meter<'a> {
             proven: 0,
             held: None,
             phase_ended: false,
+            forecast: None,
         }
     }
 
@@ -166,6 +169,7 @@ impl<'a> Meter<'a> {
             frontier_size: frontier,
             elapsed: self.started.elapsed(),
             best_moves: self.best_moves,
+            proof_forecast: self.forecast,
         });
         Ok(())
     }
@@ -294,6 +298,22 @@ impl<'a> Meter<'a> {
         }
     }
 
+    /// Reports `forecast` as the time the proof's remaining iterations need, from now on.
+    pub fn report_forecast(&mut self, forecast: Option<Duration>) {
+        self.forecast = forecast;
+    }
+
+    /// Time since the search started.
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// The error for a proof whose remaining iterations, forecast at `forecast`, are out of
+    /// reach of the `time_left`, with `bound` proven.
+    pub fn proof_out_of_reach(&self, bound: u32, forecast: Duration, time_left: Duration) -> SearchError {
+        SearchError::ProofOutOfReach { bound, forecast, time_left, dimension: self.dimension, plan: self.plan }
+    }
+
     /// Reports `moves` as the length of the best solution known from now on (0: none).
     pub fn report_best(&mut self, moves: u32) {
         self.best_moves = moves;
@@ -346,6 +366,7 @@ impl<'a> Meter<'a> {
             nodes_generated: self.generated,
             max_frontier: self.max_frontier,
             elapsed: self.started.elapsed(),
+            method: Some(self.plan.method),
         }
     }
 }

@@ -31,6 +31,7 @@ mod advice;
 mod background;
 mod error;
 mod helper_threads;
+mod hint;
 pub mod heuristic;
 mod meter;
 mod method;
@@ -46,12 +47,13 @@ mod solve;
 mod warm_up;
 
 pub use advice::{LIBRARY_WORDS, Words, stronger_methods};
-pub use error::SearchError;
+pub use error::{PROOF_OUT_OF_REACH_FACTOR, SearchError};
 pub use helper_threads::{Helpers, Lease, Lender};
+pub use hint::{DEFAULT_HINT_TIME, Hint};
 pub use meter::{CHECK_INTERVAL, Interrupt, Meter};
 pub use method::{Method, Plan};
 pub use options::{
-    Algorithm, DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_SEARCH_TIME, Heuristic, MAX_WEIGHT, Optimality, Options,
+    Algorithm, DEFAULT_ANYTIME_TIME, DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_SEARCH_TIME, Heuristic, MAX_WEIGHT, Optimality, Options,
     UnknownName,
 };
 pub use pdb::{Partition, PatternDatabases, PdbError, TableMemory, cache_dir, default_cache_dir};

@@ -134,6 +134,10 @@ pub const DEFAULT_MAX_MEMORY_BYTES: u64 = 2 << 30;
 /// with IDA* and pattern databases.
 pub const DEFAULT_MAX_SEARCH_TIME: Duration = Duration::from_secs(600);
 
+/// How long ANYTIME searches when its caller names no time: an answer in seconds, not the
+/// server's whole limit.
+pub const DEFAULT_ANYTIME_TIME: Duration = Duration::from_secs(10);
+
 /// How short an answer must be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Optimality {

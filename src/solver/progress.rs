@@ -24,6 +24,9 @@ pub struct ProgressReport {
     pub elapsed: Duration,
     /// The length of the best solution known so far, 0 while there is none.
     pub best_moves: u32,
+    /// How long IDA*'s remaining iterations are forecast to take at the least, once it has
+    /// measured two; `None` while there is no forecast.
+    pub proof_forecast: Option<Duration>,
 }
 
 /// Receives progress while a search runs. It is called on the search's own thread, so it must

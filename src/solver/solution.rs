@@ -6,6 +6,7 @@ use std::time::Duration;
 use super::error::SearchError;
 #[cfg(doc)]
 use super::options::Options;
+use super::method::Method;
 use super::options::{Algorithm, Heuristic};
 use crate::board::{Board, Direction, Step, tile_to_slide};
 
@@ -24,6 +25,8 @@ pub struct SearchStats {
     pub max_frontier: u64,
     /// Wall time of the search.
     pub elapsed: Duration,
+    /// The method that answered; `None` for an unsolvable board, where none ran.
+    pub method: Option<Method>,
 }
 
 /// Solutions with more tiles than this in all (moves + 1 boards of N*N tiles) keep no list of

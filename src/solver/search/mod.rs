@@ -24,7 +24,7 @@ pub(crate) mod idastar;
 pub(crate) mod minimum;
 mod placing;
 #[cfg(test)]
-mod samples;
+pub(crate) mod samples;
 
 use crate::board::Direction;
 

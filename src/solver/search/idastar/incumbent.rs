@@ -13,7 +13,7 @@
 use std::time::{Duration, Instant};
 
 use crate::board::Direction;
-use crate::solver::error::SearchError;
+use crate::solver::error::{PROOF_OUT_OF_REACH_FACTOR, SearchError};
 use crate::solver::meter::Meter;
 use crate::solver::search::PathWithBound;
 
@@ -29,6 +29,14 @@ const SKIP: u32 = 4;
 /// How long the node rate is measured before an iteration's time is forecast from it: the
 /// first iterations are too small to time.
 const FORECAST_AFTER: Duration = Duration::from_millis(100);
+
+/// How far over the optimum a FAST path may be (on the hardest 24-puzzles, up to eight moves):
+/// the proof's forecast assumes the optimum that far under the incumbent, the fewest
+/// iterations left, so that it errs toward "in reach".
+const FAST_OVER_OPTIMUM: u32 = 8;
+
+/// The longest forecast worth a number: past it, "years".
+const LONGEST_FORECAST: Duration = Duration::from_secs(100 * 365 * 86_400);
 
 /// How an IDA* that was handed an [`Incumbent`] ended, besides an error.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,12 +61,14 @@ pub struct Incumbent {
     known: u32,
     /// While set, when and at which node count the forecasts' rate is measured from.
     forecast: Option<(Instant, u64)>,
+    /// Whether IDA* gives up when its remaining iterations are far out of reach (MINIMUM).
+    give_up: bool,
 }
 
 impl Incumbent {
     /// `path` in hand: IDA* stops once its bound reaches its length.
     pub fn new(path: Vec<Direction>) -> Incumbent {
-        Incumbent { path, known: 0, forecast: None }
+        Incumbent { path, known: 0, forecast: None, give_up: false }
     }
 
     /// This incumbent, IDA* starting at `known` (the bound an earlier run proved).
@@ -70,6 +80,36 @@ impl Incumbent {
     /// stops before an iteration that would not finish in the time left.
     pub fn forecasting(self, meter: &Meter<'_>) -> Incumbent {
         Incumbent { forecast: Some((Instant::now(), meter.expanded)), ..self }
+    }
+
+    /// This incumbent, IDA* giving up (with [`SearchError::ProofOutOfReach`]) when its
+    /// remaining iterations are forecast at over [`PROOF_OUT_OF_REACH_FACTOR`] times the time
+    /// left: a proof clearly out of reach is no reason to keep a caller waiting.
+    pub fn giving_up_out_of_reach(self) -> Incumbent {
+        Incumbent { give_up: true, ..self }
+    }
+
+    /// How long the iterations left are forecast to take at the least: from `bound` (proven)
+    /// to the optimum, taken [`FAST_OVER_OPTIMUM`] under the incumbent, each iteration `growth`
+    /// times the one before, the last of which took `nodes`, at the search's node rate so far.
+    /// `None` with nothing in hand or nothing measured.
+    pub(super) fn forecast(&self, bound: u32, nodes: u64, growth: f64, meter: &Meter<'_>) -> Option<Duration> {
+        let elapsed = meter.elapsed().as_secs_f64();
+        if self.path.is_empty() || meter.expanded == 0 || elapsed <= 0.0 {
+            return None;
+        }
+        let optimum = self.moves().saturating_sub(FAST_OVER_OPTIMUM).max(bound + 2);
+        let iterations = (optimum - bound).div_ceil(2);
+        let left: f64 = (1..=iterations).map(|i| growth.powi(i as i32)).sum::<f64>() * nodes as f64;
+        let rate = meter.expanded as f64 / elapsed;
+        Some(Duration::try_from_secs_f64(left / rate).unwrap_or(LONGEST_FORECAST).min(LONGEST_FORECAST))
+    }
+
+    /// The time left, when this incumbent gives up and `forecast` is over
+    /// [`PROOF_OUT_OF_REACH_FACTOR`] times it.
+    pub(super) fn out_of_reach(&self, forecast: Duration, meter: &Meter<'_>) -> Option<Duration> {
+        let left = meter.time_left()?;
+        (self.give_up && forecast > left.saturating_mul(PROOF_OUT_OF_REACH_FACTOR)).then_some(left)
     }
 
     /// The length of the path in hand, 0 when there is none.

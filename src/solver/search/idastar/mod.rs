@@ -147,7 +147,8 @@ fn deepen(position: &mut Position, helpers: &Helpers, proven: u32, meter: &mut M
 /// 2. from the second iteration, runs the interlude, and checks the incumbent again;
 /// 3. after a long iteration, moves to the deeper move-pruning machine;
 /// 4. picks the threshold: the bound proven, or two under the incumbent when that skips one;
-/// 5. gives up if a forecast says the iteration would not finish ([`Proof::OutOfReach`]);
+/// 5. reports the forecast of the iterations left, fails when MINIMUM's is far out of reach,
+///    and gives up if a forecast says the iteration would not finish ([`Proof::OutOfReach`]);
 /// 6. runs the iteration, split over the helpers once iterations grow long;
 /// 7. returns a path found, or keeps one found ahead of the bound proven until the iterations
 ///    under it prove or better it, or raises the bound to the least f cut.
@@ -195,6 +196,13 @@ where
         let threshold = if weight == Weight::ONE && ahead_path.is_none() { incumbent.skip_to(proven) } else { proven };
         if iteration_before > 0 {
             let growth = (last_iteration as f64 / iteration_before as f64).max(MIN_GROWTH);
+            let forecast = incumbent.forecast(proven, last_iteration, growth, meter);
+            meter.report_forecast(forecast);
+            if let Some(forecast) = forecast
+                && let Some(left) = incumbent.out_of_reach(forecast, meter)
+            {
+                return Err(meter.proof_out_of_reach(proven, forecast, left));
+            }
             if !incumbent.iteration_in_reach(proven, (last_iteration as f64 * growth) as u64, meter) {
                 return Ok(Proof::OutOfReach { bound: proven });
             }

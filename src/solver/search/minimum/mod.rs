@@ -39,7 +39,7 @@ pub fn solve(
     if first.lower_bound >= first.path.len() as u32 {
         return Ok(PathWithBound::optimal(first.path));
     }
-    let mut incumbent = Incumbent::new(first.path);
+    let mut incumbent = Incumbent::new(first.path).giving_up_out_of_reach();
     let mut wider = WiderBeam::new(board, five);
     match idastar::prove(board, heuristic, databases, Weight::ONE, &mut incumbent, &mut wider, meter)? {
         Proof::Found(found) => Ok(found),
