@@ -24,6 +24,7 @@ export class ProgressView {
     this.list.replaceChildren();
     delete this.list.dataset.nodes;
     delete this.list.dataset.rate;
+    delete this.list.dataset.seconds;
     this.chart.clear();
   }
 
@@ -79,6 +80,7 @@ export class ProgressView {
     );
     this.list.dataset.nodes = String(nodes);
     this.list.dataset.rate = String(Math.round(Math.max(0, rate)));
+    this.list.dataset.seconds = String(seconds);
     this.chart.add(seconds, bound, this.best);
   }
 }
