@@ -39,8 +39,10 @@ function tokenize(text: string): { tokens: { text: string; place: Place }[]; end
       tokens.push({ text: match[0], place: { line: index + 1, column: (match.index ?? 0) + 1 } });
     }
   }
-  const last = lines[lines.length - 1];
-  return { tokens, end: { line: lines.length, column: last.length + 1 } };
+  // Where more tiles were due: just after the last token.
+  const last = tokens[tokens.length - 1];
+  const end = last ? { line: last.place.line, column: last.place.column + last.text.length } : { line: 1, column: 1 };
+  return { tokens, end };
 }
 
 /**
