@@ -26,6 +26,7 @@ after(async () => {
 async function withPage(body, flags = [], viewport = { width: 1100, height: 900 }) {
   const server = await startServer(flags);
   const page = await browser.newPage({ viewport });
+  if (process.env.NPUZZLE_PAGE_FROM_DIST) await servePageFromDist(page, server);
   const errors = [];
   page.on("pageerror", (error) => errors.push(error));
   try {
@@ -35,6 +36,20 @@ async function withPage(body, flags = [], viewport = { width: 1100, height: 900 
     await page.close();
     await server.stop();
   }
+}
+
+/**
+ * Serves the page's own files from web/dist instead of the copy embedded in the server, so that
+ * a page change is tested without rebuilding the server (NPUZZLE_PAGE_FROM_DIST=1).
+ */
+async function servePageFromDist(page, server) {
+  const types = { "/": "text/html; charset=utf-8", "/app.js": "text/javascript; charset=utf-8", "/app.css": "text/css; charset=utf-8" };
+  await page.route(`${server.url}**`, async (route) => {
+    const path = new URL(route.request().url()).pathname;
+    if (route.request().method() !== "GET" || !(path in types)) return route.fallback();
+    const file = path === "/" ? "index.html" : path.slice(1);
+    await route.fulfill({ contentType: types[path], body: await readFile(new URL(`../dist/${file}`, import.meta.url)) });
+  });
 }
 
 /** Waits for `#headline` to read `text`, failing with the page's status if it never does. */
