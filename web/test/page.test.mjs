@@ -465,3 +465,60 @@ test("a 64×64 FAST answer plays with no frame gap over 200 ms", async (t) => {
     assert.notEqual(position.split(" / ")[0], "0", "the playback moved");
   });
 });
+
+/** Protobuf's wire format, enough for a google.rpc.Status: varints and length-delimited fields. */
+const varint = (value) => {
+  const bytes = [];
+  for (; value > 127; value = Math.floor(value / 128)) bytes.push((value % 128) | 128);
+  return [...bytes, value];
+};
+const field = (number, bytes) => [...varint(number * 8 + 2), ...varint(bytes.length), ...bytes];
+const text = (number, value) => field(number, [...Buffer.from(value, "utf8")]);
+
+/** A google.rpc.Status holding an ErrorInfo of the server's domain, base64 as in the trailer. */
+function statusDetails(code, message, reason, metadata) {
+  const info = [
+    ...text(1, reason),
+    ...text(2, "npuzzle.v1"),
+    ...Object.entries(metadata).flatMap(([key, value]) => field(3, [...text(1, key), ...text(2, value)])),
+  ];
+  const any = [...text(1, "type.googleapis.com/google.rpc.ErrorInfo"), ...field(2, info)];
+  return Buffer.from([...varint(8), ...varint(code), ...text(2, message), ...field(3, any)]).toString("base64");
+}
+
+test("the server's reasons are told in the page's words, the message when no detail came", async () => {
+  await withPage(async (page, server) => {
+    let answer;
+    await page.route("**/npuzzle.v1.SolverService/SolveStream", (route) =>
+      route.fulfill({ status: 200, headers: { "content-type": "application/grpc-web+proto", ...answer }, body: "" }),
+    );
+    await page.goto(linkTo(server, LONG_5X5, false));
+    const told = async (headers) => {
+      answer = headers;
+      await page.click("#solve");
+      await page.waitForFunction(() => document.getElementById("status").classList.contains("error"), null, { timeout: 10_000 });
+      const status = await page.textContent("#status");
+      await page.fill("#puzzle", LONG_5X5);
+      return status;
+    };
+    const exhausted = (reason, metadata) => ({
+      "grpc-status": "8",
+      "grpc-message": "a raw message",
+      "grpc-status-details-bin": statusDetails(8, "a raw message", reason, metadata),
+    });
+    assert.equal(
+      await told(exhausted("TIME_LIMIT_REACHED", { limit_ms: "5000", dimension: "5", suggested_optimality: "OPTIMALITY_ANYTIME" })),
+      "Time limit of 5 s reached; choose “Anytime” with a time limit to get the best answer found by then.",
+    );
+    assert.equal(
+      await told(exhausted("PROOF_OUT_OF_REACH", { bound: "52", forecast_ms: "7200000", time_left_ms: "600000", dimension: "5" })),
+      "A proof is out of reach for this 5×5 board (forecast: about 2 h; time left: 10 min; proven: at least 52 moves); " +
+        "choose “Anytime” with a time limit to get the best answer found by then.",
+    );
+    assert.equal(
+      await told({ ...exhausted("SERVER_BUSY", { running: "3" }), "npuzzle-busy": "1" }),
+      "The server is busy with other searches (3 searches running); try again in a moment.",
+    );
+    assert.equal(await told({ "grpc-status": "8", "grpc-message": "a raw message" }), "A limit of the server was reached: a raw message");
+  });
+});
