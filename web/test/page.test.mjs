@@ -111,9 +111,9 @@ test("a 5×5 search shows live progress before its answer", async (t) => {
     await headline(page, "Minimum number of moves = 64");
     t.diagnostic(`${counts.size} distinct node counts in ${((Date.now() - started) / 1000).toFixed(1)} s before the headline`);
     assert.ok(counts.size >= 3, `only ${counts.size} node counts shown before the answer: ${[...counts]}`);
-    // Each Progress is told in words: the bound proven and, on 5×5, the best known (a fast path first).
-    const told = [...statuses].filter((status) => /^Searching: at least \d+ moves \(proven\); best known \d+ moves/.test(status));
-    assert.ok(told.length >= 2, `the status never told the bound and the best known: ${[...statuses].join(" | ")}`);
+    // Each Progress is told in words: the bound proven (and the best known and the forecast, when sent).
+    const told = [...statuses].filter((status) => /^Searching: at least \d+ moves \(proven\)/.test(status));
+    assert.ok(told.length >= 2, `the status never told the bound: ${[...statuses].join(" | ")}`);
     // The final rate is the whole search's: total nodes over total time, not the last interval's.
     const final = await page.evaluate(() => ({ ...document.getElementById("progress").dataset }));
     const overall = Number(final.nodes) / Number(final.seconds);
@@ -228,9 +228,25 @@ test("old results are cleared by an invalid edit and by an error", async () => {
     await page.fill("#puzzle", LONG_5X5);
     await page.selectOption("#optimality", "minimum");
     await page.fill("#time-limit", "1");
+    await page.evaluate(() => {
+      window.shown = [];
+      const observe = (id) =>
+        new MutationObserver(() => window.shown.push(document.getElementById(id).textContent)).observe(document.getElementById(id), {
+          childList: true,
+          subtree: true,
+          characterData: true,
+        });
+      observe("status");
+      observe("progress");
+    });
     await page.click("#solve");
-    await page.waitForFunction(() => document.getElementById("progress").dataset.nodes !== undefined, null, { timeout: 10_000 });
     await page.waitForFunction(() => document.getElementById("status").classList.contains("error"), null, { timeout: 30_000 });
+    const shown = await page.evaluate(() => window.shown);
+    assert.ok(
+      shown.some((status) => /^Searching: at least \d+ moves \(proven\)/.test(status)),
+      `no progress was told: ${shown.join(" | ")}`,
+    );
+    assert.ok(shown.some((figures) => figures.startsWith("Nodes expanded")), "no figures were shown before the error");
     const status = await page.textContent("#status");
     assert.match(status, /^(Time limit of 1 s reached|A proof is out of reach for this 5×5 board \(forecast: about .+\)); choose “Anytime” with a time limit/);
     assert.equal(await page.textContent("#headline"), "");
