@@ -148,8 +148,9 @@ function played(from: Board, tiles: Uint16Array, steps: number): void {
 
 /** Takes back the last hand move (or slide of several tiles). */
 function undo(): void {
-  const last = hand?.history.pop();
-  if (!hand || !last || running) return;
+  if (!hand || running) return;
+  const last = hand.history.pop();
+  if (!last) return;
   hand.made = last.made;
   text.value = formatBoard({ n: hand.start.n, tiles: last.tiles });
   showText();
