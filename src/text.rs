@@ -105,6 +105,21 @@ pub enum ParseError {
     },
 }
 
+impl ParseError {
+    /// Where in the text the error is, when it is at a token.
+    pub fn position(&self) -> Option<Position> {
+        match self {
+            ParseError::DimensionNotANumber { at, .. }
+            | ParseError::DimensionOutOfRange { at, .. }
+            | ParseError::TileNotANumber { at, .. }
+            | ParseError::TileOutOfRange { at, .. }
+            | ParseError::DuplicateTile { at, .. }
+            | ParseError::TrailingToken { at, .. } => Some(*at),
+            _ => None,
+        }
+    }
+}
+
 /// The whitespace-separated tokens of `text`, each with its position.
 fn tokens(text: &str) -> impl Iterator<Item = (&str, Position)> {
     text.lines().enumerate().flat_map(|(line_index, line)| {

@@ -255,7 +255,8 @@ impl Call {
             .boards
             .last()
             .is_some_and(|last| Board::goal(board.dimension()).is_ok_and(|goal| *last == proto::Board::from(&goal)));
-        if solution.solvable() && solution.moves == moves && solution.boards.len() == expected_boards && starts && ends {
+        if solution.solvable() && solution.moves == moves && solution.boards.len() == expected_boards && starts && ends
+        {
             Verdict::Expected
         } else {
             Verdict::WrongAnswer

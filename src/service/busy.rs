@@ -9,7 +9,6 @@
 //! client can read it with [`is_busy`]. A spent budget carries gRPC's own "do not retry" instead,
 //! [`NO_RETRY_METADATA`] at -1, which a client with a gRPC retry policy honours.
 
-use tonic::metadata::{MetadataMap, MetadataValue};
 use tonic::{Code, Status};
 
 /// The metadata key (a response header) that only the server's "busy" RESOURCE_EXHAUSTED
@@ -20,26 +19,6 @@ pub const BUSY_METADATA: &str = "npuzzle-busy";
 /// the call, whatever its status code.
 pub const NO_RETRY_METADATA: &str = "grpc-retry-pushback-ms";
 
-/// The status of a search that ran out of its own node, memory or time budget: RESOURCE_EXHAUSTED
-/// with a pushback of -1, since the same request would run out again on any replica.
-pub(super) fn spent(message: String) -> Status {
-    let mut metadata = MetadataMap::new();
-    metadata.insert(NO_RETRY_METADATA, MetadataValue::from_static("-1"));
-    Status::with_metadata(Code::ResourceExhausted, message, metadata)
-}
-
-/// The status of a request that found no free search slot within the queue timeout, while
-/// `running` searches held them all.
-pub(super) fn busy(running: usize) -> Status {
-    let mut metadata = MetadataMap::new();
-    metadata.insert(BUSY_METADATA, MetadataValue::from_static("1"));
-    Status::with_metadata(
-        Code::ResourceExhausted,
-        format!("server busy: {running} searches running, retry later"),
-        metadata,
-    )
-}
-
 /// Whether `status` is the server's "busy" answer (safe to retry elsewhere), rather than a
 /// spent budget or any other status.
 pub fn is_busy(status: &Status) -> bool {
@@ -49,6 +28,8 @@ pub fn is_busy(status: &Status) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::service::details::busy;
+    use tonic::metadata::MetadataValue;
 
     #[test]
     fn only_the_busy_status_is_busy() {
@@ -70,16 +51,5 @@ mod tests {
         assert_eq!(headers.get(BUSY_METADATA).map(|value| value.as_bytes()), Some(&b"1"[..]));
         assert_eq!(headers.get("grpc-status").map(|value| value.as_bytes()), Some(&b"8"[..]));
         assert!(headers.get(NO_RETRY_METADATA).is_none(), "busy is worth retrying");
-    }
-
-    #[test]
-    fn a_spent_budget_says_do_not_retry_and_is_not_busy() {
-        let status = spent("node budget of 10 exhausted".into());
-        assert!(!is_busy(&status));
-        assert_eq!(status.code(), Code::ResourceExhausted);
-        let response: tonic::codegen::http::Response<()> = status.into_http();
-        let headers = response.headers();
-        assert_eq!(headers.get(NO_RETRY_METADATA).map(|value| value.as_bytes()), Some(&b"-1"[..]));
-        assert!(headers.get(BUSY_METADATA).is_none());
     }
 }

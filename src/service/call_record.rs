@@ -9,8 +9,8 @@ use tonic::{Code, Status};
 use tracing::{field, info};
 
 use super::Job;
-use crate::{metrics, proto};
 use crate::solver::{Algorithm, Solution, Stop};
+use crate::{metrics, proto};
 
 /// One request's bookkeeping: its stop flag, raised when the call ends however it ends (so a
 /// call the client dropped stops its search), and its one log line, written then.

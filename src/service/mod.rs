@@ -29,7 +29,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::{JoinError, JoinHandle};
 use tokio_stream::wrappers::ReceiverStream;
 use tokio_util::sync::CancellationToken;
-use tonic::{Request, Response, Status};
+use tonic::{Code, Request, Response, Status};
 
 use crate::board::Board;
 use crate::convert::{board_from_proto, weight_from_proto};
@@ -37,7 +37,7 @@ use crate::metrics::{self, InProgress};
 use crate::proto::{self, solve_request, solve_stream_request, solve_stream_response::Event};
 use crate::solver::{
     self, Algorithm, Helpers, NoProgress, Options, PatternDatabases, Progress, ProgressReport, SearchError, Solution,
-    Solver, Stop, Words,
+    Solver, Stop,
 };
 use crate::text;
 use lend::SlotLender;
@@ -45,6 +45,7 @@ use lend::SlotLender;
 mod busy;
 mod call_record;
 mod deadline;
+mod details;
 mod direct;
 mod hint;
 mod lend;
@@ -227,18 +228,24 @@ impl SolverService {
     fn board(&self, puzzle: Option<Puzzle<'_>>) -> Result<Board, Status> {
         let max = self.limits.max_dimension;
         match puzzle {
-            None => Err(Status::invalid_argument("no puzzle: set either `board` or `text`")),
-            Some(Puzzle::Board(board)) => {
-                board_from_proto(board, max).map_err(|error| Status::invalid_argument(format!("board: {error}")))
+            None => Err(details::bad_request(
+                "INVALID_PUZZLE",
+                "puzzle",
+                "no puzzle: set either the board or the text",
+                &[],
+            )),
+            Some(Puzzle::Board(board)) => board_from_proto(board, max)
+                .map_err(|error| details::bad_request("INVALID_PUZZLE", "board", &error.to_string(), &[])),
+            Some(Puzzle::Text(text)) => {
+                text::parse_board_with_max(text, max).map_err(|error| details::invalid_text(&error))
             }
-            Some(Puzzle::Text(text)) => text::parse_board_with_max(text, max)
-                .map_err(|error| Status::invalid_argument(format!("text: {error}"))),
         }
     }
 
     fn options(&self, requested: proto::SolveOptions, deadline: Option<Instant>) -> Result<Options, Status> {
-        let unknown =
-            |field: &str, value: i32| Status::invalid_argument(format!("options.{field}: unknown value {value}"));
+        let unknown = |field: &str, value: i32| {
+            details::bad_request("INVALID_OPTIONS", &format!("options.{field}"), &format!("unknown value {value}"), &[])
+        };
         let algorithm =
             proto::Algorithm::try_from(requested.algorithm).map_err(|_| unknown("algorithm", requested.algorithm))?;
         let heuristic =
@@ -272,7 +279,7 @@ impl SolverService {
         match waiting.await {
             Ok(Ok(permit)) => Ok(Slot::new(permit, &self.running)),
             Ok(Err(_closed)) => Err(shutting_down()),
-            Err(_elapsed) => Err(busy::busy(self.running.count())),
+            Err(_elapsed) => Err(details::busy(self.running.count())),
         }
     }
 
@@ -307,7 +314,12 @@ impl SolverService {
             }
             () = expired => {
                 stop.stop();
-                Err(Status::deadline_exceeded("deadline exceeded: the caller's deadline passed and the search was stopped; allow a longer timeout or a faster method"))
+                Err(details::status(
+                    Code::DeadlineExceeded,
+                    "deadline exceeded: the caller's deadline passed and the search was stopped",
+                    "DEADLINE_EXCEEDED",
+                    &[],
+                ))
             }
         }
     }
@@ -479,38 +491,11 @@ fn answer_with<T>(joined: Result<Result<T, SearchError>, JoinError>) -> Result<T
 }
 
 fn shutting_down() -> Status {
-    Status::unavailable("server shutting down: retry on another instance or later")
+    details::shutting_down()
 }
 
 fn event(event: Event) -> Result<proto::SolveStreamResponse, Status> {
     Ok(proto::SolveStreamResponse { event: Some(event) })
-}
-
-/// How the service's messages name the answers a caller may ask for instead: the proto's own
-/// names, which grpcurl users and other languages type.
-pub const WIRE_WORDS: Words = Words {
-    anytime: "optimality OPTIMALITY_ANYTIME with time_limit_ms",
-    bounded: "OPTIMALITY_BOUNDED",
-    fast: "OPTIMALITY_FAST",
-};
-
-/// A spent budget is RESOURCE_EXHAUSTED without the busy mark: the same request would spend
-/// the same budget on any replica, so no proxy should retry it.
-impl From<SearchError> for Status {
-    fn from(error: SearchError) -> Status {
-        let message = error.message_in(&WIRE_WORDS);
-        match error {
-            SearchError::NodeBudgetExhausted { .. }
-            | SearchError::MemoryBudgetExhausted { .. }
-            | SearchError::TimeLimitExceeded { .. }
-            | SearchError::ProofOutOfReach { .. } => busy::spent(message),
-            SearchError::DeadlineExceeded { .. } => Status::deadline_exceeded(message),
-            SearchError::Cancelled { .. } => Status::cancelled(message),
-            SearchError::Unsupported { .. } | SearchError::InvalidOptions(_) => Status::invalid_argument(message),
-            SearchError::PatternDatabasesNotLoaded => Status::unavailable(message),
-            SearchError::Internal(_) => Status::internal(message),
-        }
-    }
 }
 
 /// Forwards a search's progress to its stream at most once per interval and never waits: an
@@ -543,8 +528,7 @@ impl Progress for StreamProgress {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::LIBRARY_WORDS;
-    use tonic::Code;
+    use tonic_types::StatusExt;
 
     #[tokio::test]
     async fn a_search_that_panics_is_internal_not_a_crash() {
@@ -580,34 +564,59 @@ mod tests {
                 Code::InvalidArgument,
             ),
             (SearchError::PatternDatabasesNotLoaded, Code::Unavailable),
-            (SearchError::InvalidOptions("a weight without BOUNDED".into()), Code::InvalidArgument),
+            (
+                SearchError::InvalidOptions { option: "weight", reason: "a weight without BOUNDED".into() },
+                Code::InvalidArgument,
+            ),
+            (
+                SearchError::ProofOutOfReach {
+                    bound: 40,
+                    forecast: Duration::from_secs(1 << 40),
+                    time_left: Duration::from_secs(5),
+                    dimension: 20,
+                    plan,
+                },
+                Code::ResourceExhausted,
+            ),
             (SearchError::Internal("bad path".into()), Code::Internal),
         ];
         for (error, code) in cases {
             let message = error.to_string();
-            let spent = code == Code::ResourceExhausted;
+            let reason = reason_of(&error);
             let status = Status::from(error);
             assert_eq!(status.code(), code, "{message}");
             assert!(!is_busy(&status), "{message}");
-            if spent {
-                // The library's words become the proto's, and nothing else changes.
-                assert!(message.contains("optimality ANYTIME with a time limit (") && !message.contains("OPTIMALITY_"));
-                assert!(status.message().contains("optimality OPTIMALITY_ANYTIME with time_limit_ms ("));
-                assert!(
-                    status.message().contains(", OPTIMALITY_BOUNDED with a weight such as 1.5, or OPTIMALITY_FAST,")
-                );
-                let back = status.message().replace(&stronger(&WIRE_WORDS), &stronger(&LIBRARY_WORDS));
-                assert_eq!(back, message);
-            } else {
-                assert_eq!(status.message(), message);
+            assert!(status.message().chars().count() <= details::MAX_MESSAGE, "{}", status.message());
+            assert!(!status.message().contains("OPTIMALITY_"), "no wire names: {}", status.message());
+            let info = status.get_details_error_info().expect("an ErrorInfo");
+            assert_eq!((info.reason.as_str(), info.domain.as_str()), (reason, details::DOMAIN));
+            if code == Code::ResourceExhausted {
+                // A spent budget says what ran out and what answers in time, and not to retry.
+                assert_eq!(info.metadata.get("suggested_optimality").map(String::as_str), Some("OPTIMALITY_ANYTIME"));
+                assert_eq!(info.metadata.get("method").map(String::as_str), Some("METHOD_ASTAR"));
+                assert_eq!(status.metadata().get(NO_RETRY_METADATA).and_then(|value| value.to_str().ok()), Some("-1"));
+                assert!(status.message().contains("; try IDA* with "), "{}", status.message());
             }
         }
+        let weight = Status::from(SearchError::InvalidOptions { option: "weight", reason: "no weight".into() });
+        let violations = weight.get_details_bad_request().expect("a BadRequest").field_violations;
+        assert_eq!(violations[0].field, "options.weight");
     }
 
-    /// The suggestion tail every budget error of these cases ends with, in `words`.
-    fn stronger(words: &Words) -> String {
-        let tail = solver::stronger_methods(3, astar_plan(), words);
-        tail[tail.find("; or,").expect("the optimalities' part")..].to_owned()
+    /// The reason each error's status carries.
+    fn reason_of(error: &SearchError) -> &'static str {
+        match error {
+            SearchError::NodeBudgetExhausted { .. } => "NODE_BUDGET_SPENT",
+            SearchError::MemoryBudgetExhausted { .. } => "MEMORY_BUDGET_SPENT",
+            SearchError::TimeLimitExceeded { .. } => "TIME_LIMIT_REACHED",
+            SearchError::ProofOutOfReach { .. } => "PROOF_OUT_OF_REACH",
+            SearchError::DeadlineExceeded { .. } => "DEADLINE_EXCEEDED",
+            SearchError::Cancelled { .. } => "CANCELLED",
+            SearchError::Unsupported { .. } => "UNSUPPORTED",
+            SearchError::InvalidOptions { .. } => "INVALID_OPTIONS",
+            SearchError::PatternDatabasesNotLoaded => "TABLES_LOADING",
+            _ => "INTERNAL",
+        }
     }
 
     fn astar_plan() -> solver::Plan {

@@ -22,6 +22,26 @@ pub struct Words {
 pub const LIBRARY_WORDS: Words =
     Words { anytime: "optimality ANYTIME with a time limit", bounded: "optimality BOUNDED", fast: "optimality FAST" };
 
+/// IDA* with the pattern databases, by name.
+const WITH_PATTERN_DATABASES: &str = "IDA* with pattern databases";
+
+/// The strongest optimal method that exists for an N×N board (`dimension`) and is stronger
+/// than `plan`, by name; `None` when `plan` is the strongest.
+pub fn stronger_method(dimension: usize, plan: Plan) -> Option<&'static str> {
+    if PDB_DIMENSIONS.contains(&dimension) && plan.heuristic != Heuristic::PatternDatabase {
+        Some(WITH_PATTERN_DATABASES)
+    } else if weaker_than_linear_conflict(plan) {
+        Some("IDA* with linear conflict")
+    } else {
+        None
+    }
+}
+
+/// Whether `plan` searches with less than linear conflict gives (A*, Hamming or Manhattan).
+fn weaker_than_linear_conflict(plan: Plan) -> bool {
+    plan.algorithm == Algorithm::AStar || matches!(plan.heuristic, Heuristic::Hamming | Heuristic::Manhattan)
+}
+
 /// The methods stronger than `plan` that exist for an N×N board (`dimension`), as the end of
 /// an error message in `words`: "try …", or, when `plan` is already the strongest, what is
 /// left to raise.
@@ -32,11 +52,10 @@ pub const LIBRARY_WORDS: Words =
 /// bound proven, which is what a caller who hit a limit usually wants.
 pub fn stronger_methods(dimension: usize, plan: Plan, words: &Words) -> String {
     let mut methods = Vec::new();
-    if PDB_DIMENSIONS.contains(&dimension) && plan.heuristic != Heuristic::PatternDatabase {
+    if stronger_method(dimension, plan) == Some(WITH_PATTERN_DATABASES) {
         methods.push("IDA* with pattern databases (algorithm idastar, heuristic pattern-database)");
     }
-    let weaker_than_linear_conflict = matches!(plan.heuristic, Heuristic::Hamming | Heuristic::Manhattan);
-    if plan.algorithm == Algorithm::AStar || weaker_than_linear_conflict {
+    if weaker_than_linear_conflict(plan) {
         methods.push("IDA* with linear conflict (algorithm idastar, heuristic linear-conflict), which needs no memory");
     }
     let exact = match methods.as_slice() {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use bytesize::ByteSize;
 use thiserror::Error;
 
-use super::advice::{LIBRARY_WORDS, Words, stronger_methods};
+use super::advice::{LIBRARY_WORDS, stronger_methods};
 use super::method::Plan;
 #[cfg(doc)]
 use super::options::Options;
@@ -20,11 +20,7 @@ use super::options::{Algorithm, Heuristic};
 #[non_exhaustive]
 pub enum SearchError {
     /// The node budget ([`Options::max_expanded_nodes`]) ran out before the goal was reached.
-    #[error(
-        "node budget exhausted: {plan} expanded {expanded} nodes (limit {limit}) on a {dimension}x{dimension} \
-         board without reaching the goal; raise max_expanded_nodes, or {}",
-        stronger_methods(*dimension, *plan, &LIBRARY_WORDS)
-    )]
+    #[error("{}; raise max_expanded_nodes, or {}", self.summary(), stronger_methods(*dimension, *plan, &LIBRARY_WORDS))]
     NodeBudgetExhausted {
         /// The node budget the search had.
         limit: u64,
@@ -36,11 +32,7 @@ pub enum SearchError {
         plan: Plan,
     },
     /// The memory budget ([`Options::max_memory_bytes`]) could not hold the next nodes.
-    #[error(
-        "memory budget exhausted: {plan} holds {nodes} nodes in {} on a {dimension}x{dimension} board and \
-         would pass the search memory limit of {} growing further; {}",
-        ByteSize(*held), ByteSize(*limit), stronger_methods(*dimension, *plan, &LIBRARY_WORDS)
-    )]
+    #[error("{}; {}", self.summary(), stronger_methods(*dimension, *plan, &LIBRARY_WORDS))]
     MemoryBudgetExhausted {
         /// The memory budget in bytes.
         limit: u64,
@@ -54,11 +46,7 @@ pub enum SearchError {
         plan: Plan,
     },
     /// The search's own time limit ([`Options::max_search_time`]) passed before the caller's deadline.
-    #[error(
-        "search time limit of {} reached (not the caller's deadline): {plan} expanded {expanded} nodes on a \
-         {dimension}x{dimension} board; {}",
-        humantime::format_duration(*limit), stronger_methods(*dimension, *plan, &LIBRARY_WORDS)
-    )]
+    #[error("{}; {}", self.summary(), stronger_methods(*dimension, *plan, &LIBRARY_WORDS))]
     TimeLimitExceeded {
         /// The search's time limit.
         limit: Duration,
@@ -71,11 +59,7 @@ pub enum SearchError {
     },
     /// MINIMUM gave up early: IDA*'s remaining iterations, forecast at the least they can take,
     /// would take over [`PROOF_OUT_OF_REACH_FACTOR`] times the time left.
-    #[error(
-        "a proof is out of reach: {plan} proved at least {bound} moves on a {dimension}x{dimension} board, and \
-         its remaining iterations would take {}, with {} left; {}",
-        roughly(*forecast), roughly(*time_left), stronger_methods(*dimension, *plan, &LIBRARY_WORDS)
-    )]
+    #[error("{}; {}", self.summary(), stronger_methods(*dimension, *plan, &LIBRARY_WORDS))]
     ProofOutOfReach {
         /// The bound proven.
         bound: u32,
@@ -120,25 +104,45 @@ pub enum SearchError {
     PatternDatabasesNotLoaded,
     /// The options contradict each other: a weight without BOUNDED, BOUNDED without a weight
     /// above 1, or a method the optimality cannot use.
-    #[error("invalid options: {0}")]
-    InvalidOptions(String),
+    #[error("invalid options: {reason}")]
+    InvalidOptions {
+        /// The option at fault: `weight`, `optimality` or `algorithm`.
+        option: &'static str,
+        /// What is wrong with it, and what would do.
+        reason: String,
+    },
     /// A bug: the search produced a path that does not check out.
     #[error("internal error: {0}")]
     Internal(String),
 }
 
 impl SearchError {
-    /// This error's message with its suggestions in `words`: an interface that names the
-    /// request's options its own way (the service's wire names) says it in its own words.
-    pub fn message_in(&self, words: &Words) -> String {
-        let message = self.to_string();
+    /// What happened, in one sentence without what to try: a budget's limit, the method that ran
+    /// and the board's size. An interface says what to try in its own words.
+    pub fn summary(&self) -> String {
         match *self {
-            SearchError::NodeBudgetExhausted { dimension, plan, .. }
-            | SearchError::MemoryBudgetExhausted { dimension, plan, .. }
-            | SearchError::TimeLimitExceeded { dimension, plan, .. }
-            | SearchError::ProofOutOfReach { dimension, plan, .. } => message
-                .replace(&stronger_methods(dimension, plan, &LIBRARY_WORDS), &stronger_methods(dimension, plan, words)),
-            _ => message,
+            SearchError::NodeBudgetExhausted { limit, expanded, dimension: n, plan } => format!(
+                "node budget exhausted: {plan} expanded {expanded} nodes (limit {limit}) on a {n}x{n} board without \
+                 reaching the goal"
+            ),
+            SearchError::MemoryBudgetExhausted { limit, held, nodes, dimension: n, plan } => format!(
+                "memory budget exhausted: {plan} holds {nodes} nodes in {} on a {n}x{n} board and would pass the \
+                 search memory limit of {} growing further",
+                ByteSize(held),
+                ByteSize(limit)
+            ),
+            SearchError::TimeLimitExceeded { limit, expanded, dimension: n, plan } => format!(
+                "search time limit of {} reached (not the caller's deadline): {plan} expanded {expanded} nodes on a \
+                 {n}x{n} board",
+                humantime::format_duration(limit)
+            ),
+            SearchError::ProofOutOfReach { bound, forecast, time_left, dimension: n, plan } => format!(
+                "a proof is out of reach: {plan} proved at least {bound} moves on a {n}x{n} board, and its remaining \
+                 iterations would take {}, with {} left",
+                roughly(forecast),
+                roughly(time_left)
+            ),
+            _ => self.to_string(),
         }
     }
 }

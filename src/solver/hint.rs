@@ -79,12 +79,7 @@ impl Solver {
         };
         let solution = self.solve(board, &anytime, &mut NoProgress, stop)?;
         let moves = solution.steps().and_then(|steps| steps.first().copied()).into_iter().collect();
-        Ok(Hint {
-            distance: Some(solution.moves() as u32),
-            moves,
-            optimal: false,
-            lower_bound: solution.lower_bound(),
-        })
+        Ok(Hint { distance: Some(solution.moves() as u32), moves, optimal: false, lower_bound: solution.lower_bound() })
     }
 }
 

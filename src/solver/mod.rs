@@ -31,8 +31,8 @@ mod advice;
 mod background;
 mod error;
 mod helper_threads;
-mod hint;
 pub mod heuristic;
+mod hint;
 mod meter;
 mod method;
 mod options;
@@ -46,15 +46,15 @@ mod solution;
 mod solve;
 mod warm_up;
 
-pub use advice::{LIBRARY_WORDS, Words, stronger_methods};
+pub use advice::{LIBRARY_WORDS, Words, stronger_method, stronger_methods};
 pub use error::{PROOF_OUT_OF_REACH_FACTOR, SearchError};
 pub use helper_threads::{Helpers, Lease, Lender};
 pub use hint::{DEFAULT_HINT_TIME, Hint};
 pub use meter::{CHECK_INTERVAL, Interrupt, Meter};
 pub use method::{Method, Plan};
 pub use options::{
-    Algorithm, DEFAULT_ANYTIME_TIME, DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_SEARCH_TIME, Heuristic, MAX_WEIGHT, Optimality, Options,
-    UnknownName,
+    Algorithm, DEFAULT_ANYTIME_TIME, DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_SEARCH_TIME, Heuristic, MAX_WEIGHT,
+    Optimality, Options, UnknownName,
 };
 pub use pdb::{Partition, PatternDatabases, PdbError, TableMemory, cache_dir, default_cache_dir};
 pub use plan::{BEST_KNOWN_FROM, wants_pattern_databases};

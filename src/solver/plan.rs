@@ -61,9 +61,10 @@ impl Solver {
         let unsupported =
             |reason: &str| Err(SearchError::Unsupported { algorithm, heuristic, dimension, reason: reason.into() });
         match (algorithm, heuristic) {
-            (Algorithm::AStar, _) if options.optimality == Optimality::Bounded => Err(SearchError::InvalidOptions(
-                "optimality BOUNDED runs weighted IDA*: leave the algorithm unset or ask for IDA*".into(),
-            )),
+            (Algorithm::AStar, _) if options.optimality == Optimality::Bounded => Err(SearchError::InvalidOptions {
+                option: "algorithm",
+                reason: "optimality BOUNDED runs weighted IDA*: leave the algorithm unset or ask for IDA*".into(),
+            }),
             (Algorithm::AStar, Heuristic::Hamming | Heuristic::Manhattan) => Ok(Plan { algorithm, heuristic, method }),
             (Algorithm::AStar, _) => unsupported("A* runs with the Hamming or Manhattan heuristic"),
             (Algorithm::IdaStar, Heuristic::PatternDatabase) if !pdb::partition::DIMENSIONS.contains(&dimension) => {
@@ -79,26 +80,38 @@ impl Solver {
 
 /// Refuses a weight outside BOUNDED, BOUNDED without a usable weight, and FAST with a method.
 fn check_optimality(options: &Options) -> Result<(), SearchError> {
-    let invalid = |message: String| Err(SearchError::InvalidOptions(message));
+    let invalid = |option, reason: String| Err(SearchError::InvalidOptions { option, reason });
     match (options.optimality, options.weight) {
         (Optimality::Anytime, Some(weight)) => {
-            invalid(format!("weight {weight} is only for optimality BOUNDED; leave it unset for ANYTIME"))
+            invalid("weight", format!("weight {weight} is only for optimality BOUNDED; leave it unset for ANYTIME"))
         }
         (Optimality::Anytime, None) if options.algorithm != Algorithm::Auto || options.heuristic != Heuristic::Auto => {
-            invalid("optimality ANYTIME picks its own methods: leave the algorithm and heuristic unset".into())
+            invalid(
+                "optimality",
+                "optimality ANYTIME picks its own methods: leave the algorithm and heuristic unset".into(),
+            )
         }
         (Optimality::Bounded, None) => {
-            invalid("optimality BOUNDED needs a weight above 1, such as 1.1, 1.5 or 2".into())
+            invalid("weight", "optimality BOUNDED needs a weight above 1, such as 1.1, 1.5 or 2".into())
         }
-        (Optimality::Bounded, Some(weight)) if !(weight > 1.0 && weight <= MAX_WEIGHT) => invalid(format!(
-            "weight {weight} is out of range: BOUNDED needs a weight above 1 and at most {MAX_WEIGHT}, such as 1.5"
-        )),
-        (Optimality::Minimum | Optimality::Fast, Some(weight)) => invalid(format!(
-            "weight {weight} is only for optimality BOUNDED; leave it unset for {}",
-            options.optimality.to_string().to_uppercase()
-        )),
+        (Optimality::Bounded, Some(weight)) if !(weight > 1.0 && weight <= MAX_WEIGHT) => invalid(
+            "weight",
+            format!(
+                "weight {weight} is out of range: BOUNDED needs a weight above 1 and at most {MAX_WEIGHT}, such as 1.5"
+            ),
+        ),
+        (Optimality::Minimum | Optimality::Fast, Some(weight)) => invalid(
+            "weight",
+            format!(
+                "weight {weight} is only for optimality BOUNDED; leave it unset for {}",
+                options.optimality.to_string().to_uppercase()
+            ),
+        ),
         (Optimality::Fast, None) if options.algorithm != Algorithm::Auto || options.heuristic != Heuristic::Auto => {
-            invalid("optimality FAST picks its own methods: leave the algorithm and heuristic unset".into())
+            invalid(
+                "optimality",
+                "optimality FAST picks its own methods: leave the algorithm and heuristic unset".into(),
+            )
         }
         _ => Ok(()),
     }

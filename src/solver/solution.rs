@@ -4,9 +4,9 @@
 use std::time::Duration;
 
 use super::error::SearchError;
+use super::method::Method;
 #[cfg(doc)]
 use super::options::Options;
-use super::method::Method;
 use super::options::{Algorithm, Heuristic};
 use crate::board::{Board, Direction, Step, tile_to_slide};
 

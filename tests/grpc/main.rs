@@ -10,6 +10,7 @@ mod support;
 mod anytime;
 mod budgets;
 mod client;
+mod hint;
 mod lifecycle;
 mod limits;
 mod pattern_databases;

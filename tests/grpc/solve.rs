@@ -2,6 +2,7 @@
 //! unsolvable boards, and every malformed request refused with the status that names it.
 
 use crate::common;
+use tonic_types::StatusExt;
 
 use crate::common::{HARDEST_3X3, PUZZLE04, UNSOLVABLE_3X3, board, config, solve_request, start, stream_request};
 use npuzzle::proto::{self, solve_request::Puzzle, solve_stream_response::Event};
@@ -128,7 +129,17 @@ async fn every_malformed_request_is_invalid_argument_with_a_message_that_names_t
         let status = refusal(&server, request).await;
         assert_eq!(status.code(), Code::InvalidArgument, "{case}: {status:?}");
         assert!(status.message().contains(expected), "{case}: {:?} should contain {expected:?}", status.message());
+        // And in the richer error model: the reason, and the field at fault.
+        let info = status.get_details_error_info().expect("an ErrorInfo");
+        let field = info.metadata.get("field").cloned().unwrap_or_default();
+        assert!(["INVALID_PUZZLE", "INVALID_OPTIONS"].contains(&info.reason.as_str()), "{case}: {info:?}");
+        let violations = status.get_details_bad_request().expect("a BadRequest").field_violations;
+        assert_eq!(violations[0].field, field, "{case}");
     }
+    let status = refusal(&server, text_request("3\n1 2 x\n4 5 6\n7 8 0\n")).await;
+    let info = status.get_details_error_info().expect("an ErrorInfo");
+    let at = |key: &str| info.metadata.get(key).cloned();
+    assert_eq!((at("field"), at("line"), at("column")), (Some("text".into()), Some("2".into()), Some("5".into())));
     assert_eq!(server.running.count(), 0, "no search ran for a malformed request");
 }
 

@@ -149,7 +149,7 @@ fn contradicting_options_are_refused() {
     ];
     for options in cases {
         let refused = solve(&board, &options, &mut NoProgress, &Stop::new());
-        assert!(matches!(refused, Err(SearchError::InvalidOptions(_))), "{options:?}: {refused:?}");
+        assert!(matches!(refused, Err(SearchError::InvalidOptions { .. })), "{options:?}: {refused:?}");
     }
 }
 

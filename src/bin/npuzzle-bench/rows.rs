@@ -123,7 +123,12 @@ fn solve_locally(rows: &[Row], args: &Method) -> Result<Vec<Outcome>> {
         .map(|row| {
             let started = Instant::now();
             let solution = match solver.solve(&row.board, &options, &mut NoProgress, &stop) {
-                Err(SearchError::TimeLimitExceeded { expanded, .. }) => {
+                // A limit, or a proof forecast far past it: an unsolved row, not a failure.
+                Err(error @ (SearchError::TimeLimitExceeded { .. } | SearchError::ProofOutOfReach { .. })) => {
+                    let expanded = match error {
+                        SearchError::TimeLimitExceeded { expanded, .. } => expanded,
+                        _ => 0,
+                    };
                     let elapsed = started.elapsed();
                     return Ok(Outcome {
                         solved: false,
