@@ -41,6 +41,7 @@ export class Chart {
     if (!context) return;
     context.clearRect(0, 0, width, height);
     const samples = this.samples;
+    this.canvas.dataset.points = String(samples.length);
     if (samples.length === 0) return;
     const seconds = Math.max(samples[samples.length - 1].seconds, 1e-3);
     const values = samples.flatMap((s) => [s.bound, s.best]).filter((value) => value > 0);
@@ -54,15 +55,22 @@ export class Chart {
       context.strokeStyle = colour;
       context.lineWidth = 2 * ratio;
       context.beginPath();
-      let drawing = false;
+      let drawn: Sample | null = null;
       for (const sample of samples) {
         const v = value(sample);
         if (v <= 0) continue;
-        if (drawing) context.lineTo(x(sample), y(v));
+        if (drawn) context.lineTo(x(sample), y(v));
         else context.moveTo(x(sample), y(v));
-        drawing = true;
+        drawn = sample;
       }
       context.stroke();
+      // The latest point as a dot: the only mark when the answer came at once.
+      if (drawn) {
+        context.fillStyle = colour;
+        context.beginPath();
+        context.arc(x(drawn), y(value(drawn)), 3 * ratio, 0, 2 * Math.PI);
+        context.fill();
+      }
     };
     line(BOUND_COLOUR, (s) => s.bound);
     line(BEST_COLOUR, (s) => s.best);

@@ -71,15 +71,19 @@ export class Player {
     return this.playback;
   }
 
-  /** Shows `playback` from its start and plays it; `null` clears the player. */
+  /** Shows `playback` from its start and plays it; `null` clears the player and its counter. */
   load(playback: Playback | null): void {
-    this.pause();
+    this.stop();
     this.playback = playback;
     this.list.show(playback);
     const length = playback?.length ?? 0;
     this.seek.max = String(length);
     for (const control of [...Object.values(this.buttons), this.seek]) control.disabled = length === 0;
-    if (!playback) return;
+    if (!playback) {
+      this.seek.value = "0";
+      this.position.value = "0 / 0";
+      return;
+    }
     const wanted = Math.max(AUTO_MIN_SPEED, length / AUTO_SECONDS);
     const speeds = Array.from(this.speed.options, (option) => Number(option.value));
     this.speed.value = String(speeds.find((speed) => speed >= wanted) ?? speeds[speeds.length - 1]);
@@ -100,8 +104,15 @@ export class Player {
     requestAnimationFrame((now) => this.frame(now));
   }
 
-  /** Stops where it is. */
+  /** Stops where it is, the tile that was sliding drawn in its cell. */
   pause(): void {
+    const was = this.playing;
+    this.stop();
+    if (was) this.render();
+  }
+
+  /** Stops, drawing nothing. */
+  private stop(): void {
     this.playing = false;
     this.buttons.play.textContent = "Play";
     this.buttons.play.setAttribute("aria-label", "Play");

@@ -8,30 +8,73 @@ export interface Board {
   readonly tiles: Uint16Array;
 }
 
-/** The largest N the text format allows (the server may accept less). */
-export const MAX_DIMENSION = 255;
+/** The largest N the server accepts by default (its `--max-dimension`). */
+export const MAX_DIMENSION = 128;
+
+/** Where a token starts: 1-based line and column, as the server and the CLI count them. */
+export interface Place {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** Why a text is not a board, and where. */
+export interface ParseError extends Place {
+  readonly error: string;
+}
 
 /** The board as text or why it is not one. */
-export type Parsed = { board: Board } | { error: string };
+export type Parsed = { board: Board } | ParseError;
 
-/** Reads the spec's format: N, then N*N tiles separated by any whitespace. */
+/** "line 3, column 5". */
+export function placeText(place: Place): string {
+  return `line ${place.line}, column ${place.column}`;
+}
+
+/** The whitespace-separated tokens of `text`, each with its line and column. */
+function tokenize(text: string): { tokens: { text: string; place: Place }[]; end: Place } {
+  const tokens: { text: string; place: Place }[] = [];
+  const lines = text.split("\n");
+  for (let index = 0; index < lines.length; index++) {
+    for (const match of lines[index].matchAll(/\S+/g)) {
+      tokens.push({ text: match[0], place: { line: index + 1, column: (match.index ?? 0) + 1 } });
+    }
+  }
+  // Where more tiles were due: just after the last token.
+  const last = tokens[tokens.length - 1];
+  const end = last ? { line: last.place.line, column: last.place.column + last.text.length } : { line: 1, column: 1 };
+  return { tokens, end };
+}
+
+/**
+ * Reads the spec's format: N, then N*N tiles separated by any whitespace. An error names the
+ * line and column of the token at fault (or of the end of the text, when tiles are missing).
+ */
 export function parseBoard(text: string): Parsed {
-  const tokens = text.split(/\s+/).filter((token) => token !== "");
-  if (tokens.length === 0) return { error: "empty: expected the dimension N, then N*N tiles" };
-  const n = wholeNumber(tokens[0]);
+  const { tokens, end } = tokenize(text.replace(/\r\n?/g, "\n"));
+  const fail = (place: Place, error: string): ParseError => ({ ...place, error });
+  if (tokens.length === 0) return fail(end, "the text is empty: expected the dimension N, then N*N tiles");
+  const n = wholeNumber(tokens[0].text);
   if (n === undefined || n < 2 || n > MAX_DIMENSION) {
-    return { error: `dimension ${tokens[0]} is not a whole number in 2..${MAX_DIMENSION}` };
+    return fail(tokens[0].place, `the dimension "${tokens[0].text}" is not a whole number in 2..${MAX_DIMENSION}`);
   }
   const cells = n * n;
-  if (tokens.length - 1 < cells) return { error: `a ${n}x${n} board needs ${cells} tiles, found ${tokens.length - 1}` };
-  if (tokens.length - 1 > cells) return { error: `unexpected ${tokens[cells + 1]} after the last of the ${cells} tiles` };
+  if (tokens.length - 1 < cells) {
+    return fail(end, `a ${n}×${n} board needs ${cells} tiles, found ${tokens.length - 1}`);
+  }
+  if (tokens.length - 1 > cells) {
+    const extra = tokens[cells + 1];
+    return fail(extra.place, `"${extra.text}" after the last of the ${cells} tiles (is N right?)`);
+  }
   const tiles = new Uint16Array(cells);
-  const seen = new Uint8Array(cells);
+  const seen = new Array<Place | undefined>(cells);
   for (let i = 0; i < cells; i++) {
-    const tile = wholeNumber(tokens[i + 1]);
-    if (tile === undefined || tile >= cells) return { error: `tile ${tokens[i + 1]} is not in 0..${cells - 1}` };
-    if (seen[tile]) return { error: `tile ${tile} appears twice` };
-    seen[tile] = 1;
+    const token = tokens[i + 1];
+    const tile = wholeNumber(token.text);
+    if (tile === undefined) return fail(token.place, `tile "${token.text}" is not a whole number`);
+    if (tile >= cells) return fail(token.place, `tile ${tile} is not in 0..${cells - 1}`);
+    const first = seen[tile];
+    if (first) return fail(token.place, `tile ${tile} appears twice (first at ${placeText(first)})`);
+    seen[tile] = token.place;
     tiles[i] = tile;
   }
   return { board: { n, tiles } };

@@ -16,6 +16,7 @@ export interface Slide {
 
 const BACKGROUND = [0x1d, 0x24, 0x30] as const;
 const LABEL = "#10141b";
+const HIGHLIGHT = "#ffffff";
 
 /** Every tile's colour on an N×N board, away from and at its home cell. */
 interface Palette {
@@ -43,8 +44,12 @@ export class BoardView {
     return row >= 0 && row < n && col >= 0 && col < n ? row * n + col : -1;
   }
 
-  /** Draws `board`, with `slide`'s tile between its cells, and records it for automation. */
-  draw(board: Board, slide?: Slide): void {
+  /**
+   * Draws `board`, with `slide`'s tile between its cells and the tile `highlight` (a hint's)
+   * outlined, and records what it drew for automation: the tiles, the slide's progress, the
+   * highlighted tile.
+   */
+  draw(board: Board, slide?: Slide, highlight = 0): void {
     const ratio = window.devicePixelRatio || 1;
     const pixels = Math.round(this.canvas.clientWidth * ratio);
     if (this.canvas.width !== pixels || this.canvas.height !== pixels) {
@@ -55,8 +60,24 @@ export class BoardView {
     const cell = pixels / board.n;
     if (cell >= 16 * ratio) this.drawLabelled(board, cell, slide);
     else this.drawPixels(board, cell, slide);
+    const at = highlight ? board.tiles.indexOf(highlight) : -1;
+    if (at >= 0) this.outline(board.n, at, cell);
     this.canvas.dataset.tiles = board.tiles.join(" ");
+    if (slide && slide.progress > 0) this.canvas.dataset.slide = slide.progress.toFixed(3);
+    else delete this.canvas.dataset.slide;
+    if (at >= 0) this.canvas.dataset.highlight = String(highlight);
+    else delete this.canvas.dataset.highlight;
     this.canvas.setAttribute("aria-label", describe(board));
+  }
+
+  /** A ring around the cell `at`: the tile a hint says to move. */
+  private outline(n: number, at: number, cell: number): void {
+    const context = this.context;
+    const width = Math.max(2, cell * 0.08);
+    context.strokeStyle = HIGHLIGHT;
+    context.lineWidth = width;
+    const [row, col] = [Math.floor(at / n), at % n];
+    context.strokeRect(col * cell + width / 2, row * cell + width / 2, cell - width, cell - width);
   }
 
   /** Each tile a rounded-off square with its number. */
