@@ -194,13 +194,14 @@ where
             deepen(&mut position, &helpers, proven, meter)?;
         }
         let threshold = if weight == Weight::ONE && ahead_path.is_none() { incumbent.skip_to(proven) } else { proven };
-        // Before the second iteration, the growth is the least any takes, and the iteration
-        // before a node: enough for a proof hundreds of iterations away to be seen as hopeless.
         let growth = match iteration_before {
             0 => MIN_GROWTH,
             before => (last_iteration as f64 / before as f64).max(MIN_GROWTH),
         };
-        let forecast = incumbent.forecast(proven, last_iteration.max(1), growth, meter);
+        // The proof's forecast takes the least growth any iteration has, and before the first
+        // iteration a node: an early iteration's growth says little about the last ones', and a
+        // proof hundreds of iterations away is hopeless at any growth.
+        let forecast = incumbent.forecast(proven, last_iteration.max(1), MIN_GROWTH, meter);
         meter.report_forecast(forecast);
         if let Some(forecast) = forecast
             && let Some(left) = incumbent.out_of_reach(forecast, meter)
