@@ -13,7 +13,7 @@ use tonic::Status;
 use tonic_types::StatusExt;
 
 use crate::proto;
-use crate::solver::{Algorithm, Heuristic, Optimality};
+use crate::solver::{Algorithm, Heuristic, Optimality, roughly};
 
 /// The domain of the service's `ErrorInfo`.
 pub const DOMAIN: &str = "npuzzle.v1";
@@ -96,7 +96,7 @@ pub fn status_in_flags(status: &Status, time_limit: Option<Duration>) -> Option<
         "PROOF_OUT_OF_REACH" => {
             let mut known = Vec::new();
             if let Some(forecast) = details.millis("forecast_ms") {
-                known.push(format!("{} of search left", rough(forecast)));
+                known.push(format!("{} of search left", roughly(Duration::from_millis(forecast))));
             }
             if let Some(bound) = details.get("bound") {
                 known.push(format!("at least {bound} moves"));
@@ -209,20 +209,6 @@ fn duration(ms: u64) -> String {
     humantime::format_duration(Duration::from_millis(ms)).to_string()
 }
 
-/// A long forecast to the unit that matters: `about 40 seconds`, `about 3 hours`, `years`.
-fn rough(ms: u64) -> String {
-    const UNITS: [(u64, &str); 5] =
-        [(1_000, "second"), (60_000, "minute"), (3_600_000, "hour"), (86_400_000, "day"), (31_557_600_000, "year")];
-    let Some(&(size, unit)) = UNITS.iter().rev().find(|(size, _)| ms >= *size) else {
-        return "about a second".to_string();
-    };
-    match ms / size {
-        _ if unit == "year" && ms / size >= 100 => "years".to_string(),
-        1 => format!("about a {unit}"),
-        count => format!("about {count} {unit}s"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use tonic::Code;
@@ -270,9 +256,10 @@ mod tests {
                  --optimality anytime --time-limit 10s"
             )
         );
-        assert_eq!(rough(7_200_000), "about 2 hours");
-        assert_eq!(rough(90_000), "about a minute");
-        assert_eq!(rough(10), "about a second");
+        assert_eq!(roughly(Duration::from_secs(7_200)), "about 2 hours");
+        assert_eq!(roughly(Duration::from_secs(90)), "about a minute");
+        assert_eq!(roughly(Duration::from_millis(10)), "about a second");
+        assert_eq!(roughly(Duration::from_secs(99 * 31_557_600)), "years");
     }
 
     #[test]

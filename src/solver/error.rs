@@ -153,15 +153,18 @@ impl SearchError {
 /// no board it would have solved in time is lost to a forecast's error.
 pub const PROOF_OUT_OF_REACH_FACTOR: u32 = 100;
 
-/// `duration` as a person says a forecast: "about 3 s", "about 2 h", "years".
+/// `duration` as a person says a forecast, to the unit that matters: "about a second",
+/// "about 40 seconds", "about 3 hours"; past ten years, "years".
 pub fn roughly(duration: Duration) -> String {
-    let seconds = duration.as_secs_f64();
-    let (value, unit) = match seconds {
-        s if s < 60.0 => (s.max(1.0), "s"),
-        s if s < 3600.0 => (s / 60.0, "min"),
-        s if s < 86_400.0 => (s / 3600.0, "h"),
-        s if s < 365.0 * 86_400.0 => (s / 86_400.0, "days"),
-        _ => return "years".into(),
+    const UNITS: [(u64, &str); 5] =
+        [(1, "second"), (60, "minute"), (3_600, "hour"), (86_400, "day"), (31_557_600, "year")];
+    let seconds = duration.as_secs();
+    let Some(&(size, unit)) = UNITS.iter().rev().find(|(size, _)| seconds >= *size) else {
+        return "about a second".into();
     };
-    format!("about {value:.0} {unit}")
+    match seconds / size {
+        count if unit == "year" && count >= 10 => "years".into(),
+        1 => format!("about a {unit}"),
+        count => format!("about {count} {unit}s"),
+    }
 }

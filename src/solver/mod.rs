@@ -47,7 +47,7 @@ mod solve;
 mod warm_up;
 
 pub use advice::{LIBRARY_WORDS, Words, stronger_method, stronger_methods};
-pub use error::{PROOF_OUT_OF_REACH_FACTOR, SearchError};
+pub use error::{PROOF_OUT_OF_REACH_FACTOR, SearchError, roughly};
 pub use helper_threads::{Helpers, Lease, Lender};
 pub use hint::{DEFAULT_HINT_TIME, Hint};
 pub use meter::{CHECK_INTERVAL, Interrupt, Meter};
