@@ -1,0 +1,7 @@
+"""Every test's pattern databases live in a temporary directory, never the user's cache: set
+before the first solve loads any table (the 6-6-3 4×4 tables are built there in seconds)."""
+
+import os
+import tempfile
+
+os.environ["NPUZZLE_CACHE_DIR"] = tempfile.mkdtemp(prefix="npuzzle-pytest-")
