@@ -38,9 +38,9 @@ pub struct BatchFlags {
     /// The JSONL output, one line a board; the ids already in it are skipped (resume).
     #[arg(long, value_name = "OUT.jsonl")]
     pub out: PathBuf,
-    /// Calls at once [default: twice the cores for the in-process server, which has a search
-    /// slot per core and queues the rest; with --addr, the cores here: set it to the search
-    /// slots behind the address].
+    /// Calls at once [default: four times the cores for the in-process server, which has a
+    /// search slot per core and queues the rest; with --addr, the cores here: set it to the
+    /// search slots behind the address].
     #[arg(long, value_name = "N")]
     pub concurrency: Option<NonZeroUsize>,
     /// Leave the path out of each line.
@@ -59,11 +59,11 @@ pub struct BatchFlags {
 }
 
 impl BatchFlags {
-    /// The calls at once: `--concurrency`, else the cores (with `--addr`) or twice as many (the
-    /// in-process server, where a call waiting for a slot hides the next call's round trip).
+    /// The calls at once: `--concurrency`, else the cores (with `--addr`) or four times as many
+    /// (the in-process server, where calls waiting for a slot hide the next calls' round trips).
     pub fn concurrency(&self) -> usize {
         let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
-        let default = if self.server.addr.is_some() { cores } else { 2 * cores };
+        let default = if self.server.addr.is_some() { cores } else { 4 * cores };
         self.concurrency.map_or(default, NonZeroUsize::get)
     }
 }
@@ -101,11 +101,12 @@ pub async fn run(
     summary.skipped = skipped.len();
     summary.torn = earlier.torn;
     let options = flags.search.options();
+    let concurrency = flags.concurrency();
     let bar = progress::Bar::new(items.len());
     let mut waiting = items.into_iter();
     let mut calls = JoinSet::new();
     loop {
-        while calls.len() < flags.concurrency()
+        while calls.len() < concurrency
             && let Some(item) = waiting.next()
         {
             let client = client.clone();
