@@ -133,3 +133,11 @@ def test_ctrl_c_stops_a_search_with_keyboard_interrupt():
     threading.Timer(0.5, _thread.interrupt_main).start()
     with pytest.raises(KeyboardInterrupt):
         npuzzle.solve(npuzzle.random_board(5, seed=5), optimality="anytime", time_limit=120)
+
+
+def test_a_spent_time_limit_raises_search_error_with_the_librarys_message():
+    with pytest.raises(npuzzle.SearchError, match="search time limit of 1us reached"):
+        npuzzle.solve(korf(1)[0][2], time_limit=1e-6)
+    labels = npuzzle.solve_many(np.array([korf(1)[0][2]]), time_limit=1e-6)
+    assert labels.moves.tolist() == [-1] and labels.solvable.tolist() == [True]
+    assert "time limit" in labels.errors[0]

@@ -69,10 +69,9 @@ pub fn read_input(path: &Path) -> Result<Vec<Item>, InputError> {
 
 /// An error at `line` (1-based) of `path`, at `column` when known.
 fn bad(path: &Path, line: usize, column: Option<usize>, message: impl Into<String>) -> InputError {
-    let at = Position { line, column: column.unwrap_or(0) };
     let message = message.into();
     match column {
-        Some(_) => InputError::Bad { path: path.to_owned(), at: Some(at), message },
+        Some(column) => InputError::Bad { path: path.to_owned(), at: Some(Position { line, column }), message },
         None => InputError::Bad { path: path.to_owned(), at: None, message: format!("line {line}: {message}") },
     }
 }

@@ -19,12 +19,10 @@ pub fn answer_line(id: &str, solution: &proto::Solution, path: bool) -> String {
         solution.optimal,
         solution.lower_bound
     );
-    if path {
-        match solution.solvable() {
-            true => write!(line, ",\"path\":{}", json_string(&solution.blank_moves)),
-            false => write!(line, ",\"path\":null"),
-        }
-        .unwrap_or_default();
+    if path && solution.solvable() {
+        let _ = write!(line, ",\"path\":{}", json_string(&solution.blank_moves));
+    } else if path {
+        line.push_str(",\"path\":null");
     }
     let seconds = Duration::from_micros(stats.elapsed_micros).as_secs_f64();
     let _ = writeln!(line, ",\"nodes\":{},\"seconds\":{seconds}}}", stats.nodes_expanded);

@@ -86,3 +86,43 @@ fn disagrees(solution: &proto::Solution, known: i32) -> bool {
 fn short(seconds: f64) -> String {
     format!("{:?}", Duration::from_micros((seconds * 1e6).round() as u64))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(moves: i32, optimal: bool, lower_bound: u32, micros: u64) -> proto::Solution {
+        proto::Solution {
+            solvable: Some(moves >= 0),
+            moves,
+            optimal,
+            lower_bound,
+            stats: Some(proto::SearchStats { elapsed_micros: micros, ..Default::default() }),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn only_answers_that_contradict_the_known_length_disagree() {
+        let mut summary = Summary::default();
+        summary.answered("right", &answer(50, true, 50, 1000), Some(50));
+        summary.answered("unproven", &answer(54, false, 48, 2000), Some(50));
+        summary.answered("other optimum", &answer(52, true, 52, 3000), Some(50));
+        summary.answered("bound above", &answer(56, false, 52, 4000), Some(50));
+        summary.answered("unsolvable", &answer(-1, false, 0, 0), Some(-1));
+        summary.answered("unknown", &answer(30, true, 30, 5000), None);
+        let ids: Vec<&str> = summary.disagreements.iter().map(|(id, _, _)| id.as_str()).collect();
+        assert_eq!(ids, ["other optimum", "bound above"]);
+        assert_eq!((summary.done, summary.optimal), (6, 4));
+        let report = summary.report(Duration::from_secs(1));
+        assert!(
+            report.starts_with("6 done (4 optimal), 0 failed, 0 already in the output; 1.0 s, 6 boards/s"),
+            "{report}"
+        );
+        assert!(report.contains("search time p50 3ms, p90 5ms"), "{report}");
+        assert!(
+            report.contains("disagreement: other optimum: the input says 50 moves, the answer has 52\n"),
+            "{report}"
+        );
+    }
+}
