@@ -241,3 +241,36 @@ fn a_puzzle_file_named_batch_is_still_solved_as_dot_slash_batch() {
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(String::from_utf8_lossy(&output.stdout).starts_with("Minimum number of moves = 4\n"));
 }
+
+#[test]
+fn the_progress_bar_is_drawn_on_a_terminal_only() {
+    // `script` (util-linux) runs the batch on a pseudo-terminal, so stderr is a terminal.
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("note: `script` is not installed, skipping the terminal progress test");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let out = dir.path().join("out.jsonl");
+    let command = format!(
+        "'{}' batch '{KORF100}' --out '{}' --concurrency 1 --pattern-db 6-6-3 --no-path",
+        env!("CARGO_BIN_EXE_npuzzle-client"),
+        out.display()
+    );
+    let output = Command::new("script")
+        .args(["--quiet", "--return", "--command", &command, "/dev/null"])
+        .env_remove("NPUZZLE_ADDR")
+        .env("NPUZZLE_CACHE_DIR", CACHE_DIR)
+        .stdin(Stdio::null())
+        .output()
+        .expect("script runs");
+    let terminal = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{terminal}");
+    assert!(terminal.contains("/100 boards, 0 failed, ") && terminal.contains("ETA"), "a bar is drawn: {terminal}");
+    assert!(terminal.contains("100 done (100 optimal), 0 failed"), "then the summary: {terminal}");
+
+    std::fs::remove_file(&out).expect("remove the output");
+    let output = batch(&[KORF100, "--out", out.to_str().expect("UTF-8"), "--pattern-db", "6-6-3", "--no-path"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stderr(&output).contains("100 done (100 optimal)"), "{}", stderr(&output));
+    assert!(!stderr(&output).contains("ETA"), "no bar on a pipe: {}", stderr(&output));
+}
