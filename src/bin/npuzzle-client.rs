@@ -25,6 +25,10 @@
 //! Exit codes: 0 for an answer (also "No solution possible") and for a closed stdout; 1 when the
 //! server or the connection fails; 2 when the input is not a puzzle or the flags do not go
 //! together, found before any connection.
+//!
+//! `npuzzle-client batch INPUT --out OUT.jsonl` labels a file of boards instead, resumably (see
+//! [`client::batch`]); a puzzle file named `batch` is given as `./batch`. Its exit codes are the
+//! same, and 1 too when an answer disagrees with a length the input gives.
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
