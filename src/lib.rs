@@ -35,7 +35,9 @@
 //!   (`connection`), the HTTP/2 and connection limits (`connection_limits`), TLS, tokens
 //!   (`auth`) and the web routes (`web`).
 //! - [`client`]: the [`client::Client`] of a server, TLS and tokens, the embedded server,
-//!   printing, and the command line's names for the library's choices (`flags`).
+//!   printing, the command line's names for the library's choices and the flags one solve and
+//!   a batch share (`flags`), and `batch/` (labelling a file of boards: input, record, output
+//!   file, summary, progress).
 //! - [`load`]: load runs against a server or proxy (`npuzzle-bench load`).
 //!
 //! The binaries in `src/bin/` keep only flags and printing: `npuzzle-client`, `npuzzle-server`
@@ -45,7 +47,8 @@
 //! with grpcurl), `tests/load/` (load, shutdown under load, replicas behind Envoy),
 //! `tests/security/` (TLS, tokens and attacks on the HTTP/2 limits). Beside the crate:
 //! `benchmarks/` (the benchmark sets), `docs/`, `web/` (the page), `deploy/` (Envoy and nginx
-//! in front of replicas), `fuzz/` (cargo-fuzz targets), `scripts/` (cold-start measurements).
+//! in front of replicas), `fuzz/` (cargo-fuzz targets), `scripts/` (cold-start measurements),
+//! `python/` (the Python package: the search core with PyO3, its own crate and workspace).
 
 pub mod board;
 #[cfg(feature = "service")]

@@ -25,74 +25,58 @@
 //! Exit codes: 0 for an answer (also "No solution possible") and for a closed stdout; 1 when the
 //! server or the connection fails; 2 when the input is not a puzzle or the flags do not go
 //! together, found before any connection.
+//!
+//! `npuzzle-client batch INPUT --out OUT.jsonl` labels a file of boards instead, resumably (see
+//! [`client::batch`]); a puzzle file named `batch` is given as `./batch`. Its exit codes are the
+//! same, and 1 too when an answer disagrees with a length the input gives.
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use clap::error::ErrorKind;
-use clap::{CommandFactory, Parser};
+use clap::{CommandFactory, Parser, Subcommand};
 use indicatif::{HumanCount, ProgressBar, ProgressStyle};
+use npuzzle::client::batch::BatchFlags;
 use npuzzle::client::{
-    self, AccessToken, Client, ClientError, Credentials, SolveOptions, StreamEvent, TlsFlags, hint_json, hint_text,
-    solution_json, solution_text, tile_moves,
+    self, Client, ClientError, SearchFlags, ServerFlags, StreamEvent, hint_json, hint_text, solution_json,
+    solution_text, tile_moves,
 };
-use npuzzle::service::DatabaseSlot;
+use npuzzle::service::{DatabaseSlot, Limits};
 use npuzzle::solver::pdb::cache::file_name;
-use npuzzle::solver::{Optimality, Partition, PatternDatabases, cache_dir, wants_pattern_databases};
+use npuzzle::solver::{Partition, PatternDatabases, cache_dir, wants_pattern_databases};
 use npuzzle::text::moves_header;
-use npuzzle::{Algorithm, Board, Heuristic, proto, server};
-use tonic::transport::Endpoint;
+use npuzzle::{Board, proto, server};
 
 /// Exit code for an input that is not a puzzle (or a command line that is wrong, as clap does).
 const EXIT_BAD_INPUT: u8 = 2;
 /// Exit code for a failure of the server or the connection.
 const EXIT_FAILURE: u8 = 1;
+/// How long a call to the in-process server may wait for a search slot: longer than any batch.
+const EMBEDDED_QUEUE_TIMEOUT: Duration = Duration::from_secs(7 * 24 * 3600);
 
 /// Solves a sliding-tile puzzle read from a file or stdin in the fewest moves, through an
-/// npuzzle server.
+/// npuzzle server; `npuzzle-client batch` labels a file of boards.
 #[derive(Debug, Parser)]
 #[command(
     name = "npuzzle-client",
     version,
+    args_conflicts_with_subcommands = true,
     after_help = "Exit codes: 0 an answer (also \"No solution possible\"), 1 a server or connection error, \
-                  2 input that is not a puzzle or flags that do not go together (both checked before connecting)."
+                  2 input that is not a puzzle or flags that do not go together (both checked before connecting). \
+                  A puzzle file named batch is given as ./batch."
 )]
 struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
     /// The puzzle: N, then the N*N tiles, 0 for the blank. `-` or none: read it from stdin.
     #[arg(value_name = "FILE")]
     puzzle: Option<PathBuf>,
-    /// The server, e.g. http://127.0.0.1:50051 (`http://` may be left out). Without it, a server
-    /// is started inside this process.
-    #[arg(long, env = "NPUZZLE_ADDR", value_name = "URL", value_parser = client::parse_address)]
-    addr: Option<Endpoint>,
     /// Use SolveStream and show live progress on stderr (when stderr is a terminal).
     #[arg(long)]
     stream: bool,
-    /// The search algorithm; auto lets the server pick the fastest optimal one.
-    #[arg(long, value_enum, default_value_t = Algorithm::Auto)]
-    algorithm: Algorithm,
-    /// The heuristic; auto lets the server pick the strongest for the algorithm.
-    #[arg(long, value_enum, default_value_t = Heuristic::Auto)]
-    heuristic: Heuristic,
-    /// How short the answer must be: minimum (proven), bounded (at most --weight times the
-    /// minimum), fast (any valid solution, every size) or anytime (the shortest found by
-    /// --time-limit, optimal if proven by then, else with a proven lower bound) [default:
-    /// minimum, or bounded with --weight].
-    #[arg(long, value_enum)]
-    optimality: Option<Optimality>,
-    /// The answer is at most this many times the minimum (above 1, e.g. 1.5): --optimality
-    /// bounded, which it implies and which requires it.
-    #[arg(long, value_name = "W", value_parser = parse_weight)]
-    weight: Option<f64>,
-    /// The search's time limit (`20s`, `1m`, `500ms`; never above the server's): when anytime
-    /// answers, and where the other modes give up [default: the server's own limit; for
-    /// anytime, a margin before --timeout when it is set].
-    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
-    time_limit: Option<Duration>,
     /// Print the blank's moves on one line instead of the boards: U D L R is the way the blank
     /// goes (toward row 0, row N-1, column 0, column N-1); each tile slides the opposite way.
     #[arg(long, conflicts_with = "json")]
@@ -108,83 +92,35 @@ struct Args {
         "stream", "moves", "tile_moves", "optimality", "weight", "algorithm", "heuristic", "max_expanded_nodes",
     ])]
     hint: bool,
-    /// Give up after expanding this many nodes (the server's cap still applies).
-    #[arg(long, value_name = "N")]
-    max_expanded_nodes: Option<u64>,
-    /// The gRPC deadline in seconds; the search stops when it passes.
-    #[arg(long, value_name = "SECS", value_parser = parse_timeout)]
-    timeout: Option<Duration>,
     /// Print the Solution as JSON (the canonical protobuf JSON mapping) instead of the spec's text.
     #[arg(long)]
     json: bool,
-    /// For the in-process server and a 4×4 board: the pattern databases to load, 7-8 or 6-6-3
-    /// [default: 7-8 if already cached, else 6-6-3, built the first time in seconds].
-    #[arg(long, value_name = "PARTITION", conflicts_with = "no_pattern_db")]
-    pattern_db: Option<Partition>,
-    /// For the in-process server: no pattern databases (4×4 boards use linear conflict).
-    #[arg(long)]
-    no_pattern_db: bool,
-    /// Where the pattern databases are cached [default: $NPUZZLE_CACHE_DIR, else
-    /// $XDG_CACHE_HOME/npuzzle, else ~/.cache/npuzzle].
-    #[arg(long, value_name = "DIR")]
-    cache_dir: Option<PathBuf>,
     #[command(flatten)]
-    tls: TlsFlags,
-    /// A file whose first line is the access token to send (or set NPUZZLE_TOKEN).
-    #[arg(long, value_name = "FILE")]
-    auth_token_file: Option<PathBuf>,
+    search: SearchFlags,
+    #[command(flatten)]
+    server: ServerFlags,
 }
 
-fn parse_weight(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(weight) if weight.is_finite() && weight > 1.0 => Ok(weight),
-        _ => Err(format!("{text:?} is not a weight above 1 (1.1, 1.5, 2)")),
-    }
+/// What the client does besides solving one board.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Label a file of boards (JSONL, TSV or a directory of puzzle files) with their answers,
+    /// one JSON line each in --out; run again with the same --out to resume.
+    Batch(BatchFlags),
 }
 
 impl Args {
     /// The flags parsed and checked against each other, as clap reports a bad command line.
     fn parse_checked() -> Args {
         let args = Args::parse();
-        if let Err(error) = args.check() {
-            error.exit();
+        let search = match &args.command {
+            Some(Command::Batch(batch)) => &batch.search,
+            None => &args.search,
+        };
+        if let Err((kind, message)) = search.check() {
+            Args::command().error(kind, message).exit();
         }
         args
-    }
-
-    /// `--optimality bounded` needs `--weight`, and `--weight` goes with bounded alone.
-    fn check(&self) -> Result<(), clap::Error> {
-        match (self.optimality, self.weight) {
-            (Some(Optimality::Bounded), None) => Err(Args::command().error(
-                ErrorKind::MissingRequiredArgument,
-                "--optimality bounded requires --weight <W> (the answer is at most W times the minimum, e.g. 1.5)",
-            )),
-            (Some(optimality), Some(_)) if optimality != Optimality::Bounded => Err(Args::command().error(
-                ErrorKind::ArgumentConflict,
-                format!(
-                    "--weight cannot be used with --optimality {optimality}: it is for --optimality bounded \
-                     (which --weight alone implies)"
-                ),
-            )),
-            _ => Ok(()),
-        }
-    }
-
-    /// The optimality asked for: `--optimality`, else bounded with `--weight`, else minimum.
-    fn optimality(&self) -> Optimality {
-        match (self.optimality, self.weight) {
-            (Some(optimality), _) => optimality,
-            (None, Some(_)) => Optimality::Bounded,
-            (None, None) => Optimality::Minimum,
-        }
-    }
-}
-
-fn parse_timeout(text: &str) -> Result<Duration, String> {
-    let seconds: f64 = text.parse().map_err(|_| format!("{text:?} is not a number of seconds"))?;
-    match Duration::try_from_secs_f64(seconds) {
-        Ok(duration) if !duration.is_zero() => Ok(duration),
-        _ => Err(format!("{text:?} is not a positive number of seconds")),
     }
 }
 
@@ -196,7 +132,11 @@ enum Failure {
 
 fn main() -> ExitCode {
     let args = Args::parse_checked();
-    match run(&args) {
+    let outcome = match &args.command {
+        Some(Command::Batch(flags)) => batch(flags),
+        None => run(&args),
+    };
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
             let (code, error) = match failure {
@@ -219,9 +159,9 @@ fn run(args: &Args) -> Result<(), Failure> {
             None => error.into(),
         })
     })?;
-    let databases = match args.addr {
-        None => embedded_databases(args, &board),
-        Some(_) => DatabaseSlot::new(),
+    let databases = match args.server.addr {
+        None => vec![embedded_databases(&args.server, &args.search, board.dimension())],
+        Some(_) => Vec::new(),
     };
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime").map_err(Failure::Service)?;
     let answer = runtime.block_on(ask(args, &board, databases));
@@ -241,7 +181,7 @@ fn run(args: &Args) -> Result<(), Failure> {
 /// flag words, anything else as it is.
 fn service_failure(error: ClientError, args: &Args) -> Failure {
     if let ClientError::Status(status) = &error
-        && let Some(line) = client::advice::status_in_flags(status, args.time_limit)
+        && let Some(line) = client::advice::status_in_flags(status, args.search.time_limit)
     {
         return Failure::Service(anyhow::anyhow!(line));
     }
@@ -300,30 +240,30 @@ fn write_stdout(output: &str) -> anyhow::Result<()> {
     }
 }
 
-/// The pattern databases an in-process server gets: none unless the search can use them (a 4×4
-/// or 5×5 board, IDA* or the automatic choice); for 4×4, the partition asked for, else 7-8 when
-/// its file is already cached, else 6-6-3 (loaded, or built once in seconds); for 5×5, the
-/// catalogue of four 6-6-6-6 partitions if it is cached, else its first half. Loaded before
-/// solving, so the search uses them from its first node. If they cannot be had, the board is
-/// still solved, with linear conflict, after a note.
-fn embedded_databases(args: &Args, board: &Board) -> DatabaseSlot {
+/// The pattern databases an in-process server gets for boards of side `dimension`: none unless
+/// the search can use them (a 4×4 or 5×5 board, IDA* or the automatic choice); for 4×4, the
+/// partition asked for, else 7-8 when its file is already cached, else 6-6-3 (loaded, or built
+/// once in seconds); for 5×5, the catalogue of four 6-6-6-6 partitions if it is cached, else
+/// its first half. Loaded before solving, so the search uses them from its first node. If they
+/// cannot be had, the boards are still solved, with linear conflict, after a note.
+fn embedded_databases(server: &ServerFlags, search: &SearchFlags, dimension: usize) -> DatabaseSlot {
     let slot = DatabaseSlot::new();
-    let wanted = wants_pattern_databases(board.dimension(), args.algorithm, args.heuristic);
-    if args.no_pattern_db || !wanted {
+    let wanted = wants_pattern_databases(dimension, search.algorithm, search.heuristic);
+    if server.no_pattern_db || !wanted {
         return slot;
     }
-    let loaded = match board.dimension() {
-        4 => load_embedded_databases(args),
+    let loaded = match dimension {
+        4 => load_embedded_databases(server),
         // The catalogue's first half, if a server built only that before.
-        _ => load_cached_databases(args, &Partition::catalogue_of_four())
-            .or_else(|error| load_cached_databases(args, &Partition::catalogue_of_two()).map_err(|_| error)),
+        _ => load_cached_databases(server, &Partition::catalogue_of_four())
+            .or_else(|error| load_cached_databases(server, &Partition::catalogue_of_two()).map_err(|_| error)),
     };
     match loaded {
         Ok(databases) => slot.fill(databases),
         Err(error) => {
             let _ = writeln!(
                 io::stderr(),
-                "note: solving without pattern databases: {}",
+                "note: solving {dimension}×{dimension} boards without pattern databases: {}",
                 client::error_chain(error.as_ref())
             );
         }
@@ -332,17 +272,17 @@ fn embedded_databases(args: &Args, board: &Board) -> DatabaseSlot {
 }
 
 /// The tables of `partition` if a server or `npuzzle-bench` has already built them into the
-/// cache: the client never spends minutes building them for one board.
-fn load_cached_databases(args: &Args, partition: &Partition) -> anyhow::Result<Arc<PatternDatabases>> {
-    let path = cache_dir(args.cache_dir.as_deref())?.join(file_name(partition));
+/// cache: the client never spends minutes building them.
+fn load_cached_databases(server: &ServerFlags, partition: &Partition) -> anyhow::Result<Arc<PatternDatabases>> {
+    let path = cache_dir(server.cache_dir.as_deref())?.join(file_name(partition));
     let databases = PatternDatabases::load(&path, partition).with_context(|| {
         format!("the {} tables are built once, in minutes, by npuzzle-server or npuzzle-bench", partition.sizes())
     })?;
     Ok(Arc::new(databases))
 }
 
-fn load_embedded_databases(args: &Args) -> anyhow::Result<Arc<PatternDatabases>> {
-    let dir = cache_dir(args.cache_dir.as_deref())?;
+fn load_embedded_databases(server: &ServerFlags) -> anyhow::Result<Arc<PatternDatabases>> {
+    let dir = cache_dir(server.cache_dir.as_deref())?;
     let announce = |partition: &Partition| {
         let _ = writeln!(
             io::stderr(),
@@ -351,7 +291,22 @@ fn load_embedded_databases(args: &Args) -> anyhow::Result<Arc<PatternDatabases>>
             dir.display()
         );
     };
-    Ok(client::embedded::pattern_databases(&dir, args.pattern_db.as_ref(), announce)?)
+    Ok(client::embedded::pattern_databases(&dir, server.pattern_db.as_ref(), announce)?)
+}
+
+/// Connects to `--addr`, or starts the in-process server with `databases`, where a call waits
+/// as long as it takes for a search slot (a batch sends more calls than there are slots), and
+/// gives its calls the `--timeout` deadline.
+async fn connect(server: &ServerFlags, databases: Vec<DatabaseSlot>) -> Result<Client, ClientError> {
+    let client = match &server.addr {
+        Some(endpoint) => Client::connect_with(endpoint.clone(), server.credentials()?).await?,
+        None => {
+            let limits = Limits { queue_timeout: EMBEDDED_QUEUE_TIMEOUT, ..Limits::default() };
+            Client::embedded(server::Config { pattern_databases: databases, limits, ..server::Config::default() })
+                .await?
+        }
+    };
+    Ok(client.with_deadline(server.timeout))
 }
 
 /// What the server answered: a solution, or with `--hint` a hint.
@@ -361,28 +316,12 @@ enum Answer {
 }
 
 /// Connects (or starts the in-process server) and asks for what the flags want.
-async fn ask(args: &Args, board: &Board, databases: DatabaseSlot) -> Result<Answer, ClientError> {
-    let client = match &args.addr {
-        Some(endpoint) => {
-            let credentials = credentials(args)?;
-            Client::connect_with(endpoint.clone(), credentials).await?
-        }
-        None => {
-            Client::embedded(server::Config { pattern_databases: vec![databases], ..server::Config::default() }).await?
-        }
-    }
-    .with_deadline(args.timeout);
+async fn ask(args: &Args, board: &Board, databases: Vec<DatabaseSlot>) -> Result<Answer, ClientError> {
+    let client = connect(&args.server, databases).await?;
     if args.hint {
-        return Ok(Answer::Hint(client.hint(board, args.time_limit).await?));
+        return Ok(Answer::Hint(client.hint(board, args.search.time_limit).await?));
     }
-    let options = SolveOptions {
-        algorithm: args.algorithm,
-        heuristic: args.heuristic,
-        max_expanded_nodes: args.max_expanded_nodes,
-        optimality: args.optimality(),
-        weight: args.weight,
-        time_limit: args.time_limit,
-    };
+    let options = args.search.options();
     let solution = if args.stream {
         let display = ProgressDisplay::new();
         client.solve_stream(board, options, |event| display.show(event)).await
@@ -392,16 +331,37 @@ async fn ask(args: &Args, board: &Board, databases: DatabaseSlot) -> Result<Answ
     Ok(Answer::Solution(solution))
 }
 
-/// The TLS files and the token the flags (or `NPUZZLE_TOKEN`) name, read.
-fn credentials(args: &Args) -> Result<Credentials, ClientError> {
-    let token = match &args.auth_token_file {
-        Some(path) => {
-            Some(String::from_utf8_lossy(&client::read_file(path)?).lines().next().unwrap_or_default().to_owned())
+/// `npuzzle-client batch`: the input read and checked whole (exit 2 on a bad line), then every
+/// board not yet in `--out` labelled, and the summary on stderr; exit 1 when a board failed
+/// without `--keep-going`, or an answer disagrees with a known length.
+fn batch(flags: &BatchFlags) -> Result<(), Failure> {
+    let items = client::batch::read_input(&flags.input).map_err(|error| Failure::BadInput(error.into()))?;
+    let databases = match flags.server.addr {
+        None => {
+            let mut dimensions: Vec<usize> = items.iter().map(|item| item.board.dimension()).collect();
+            dimensions.sort_unstable();
+            dimensions.dedup();
+            dimensions
+                .into_iter()
+                .map(|dimension| embedded_databases(&flags.server, &flags.search, dimension))
+                .collect()
         }
-        None => std::env::var("NPUZZLE_TOKEN").ok(),
+        Some(_) => Vec::new(),
     };
-    let token = token.map(|token| AccessToken::new(&token)).transpose()?;
-    Ok(Credentials { tls: args.tls.read()?, token })
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime").map_err(Failure::Service)?;
+    let started = Instant::now();
+    let mut summary = client::batch::Summary::default();
+    let outcome = runtime.block_on(async {
+        let client = connect(&flags.server, databases).await?;
+        client::batch::run(&client, items, flags, &mut summary).await.map_err(anyhow::Error::from)
+    });
+    runtime.shutdown_background();
+    let _ = write!(io::stderr(), "{}", summary.report(started.elapsed()));
+    outcome.map_err(Failure::Service)?;
+    match summary.disagreements.len() {
+        0 => Ok(()),
+        count => Err(Failure::Service(anyhow::anyhow!("{count} answers disagree with the input's known lengths"))),
+    }
 }
 
 /// Live progress on stderr, drawn only when stderr is a terminal: a log or a pipe gets nothing.

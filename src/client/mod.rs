@@ -13,6 +13,7 @@
 //! [`advice`] an error status into the command line's words.
 
 pub mod advice;
+pub mod batch;
 pub mod embedded;
 mod error;
 mod flags;
@@ -26,6 +27,7 @@ use tonic::transport::{Channel, Endpoint};
 use tonic::{Code, Request, Status};
 
 pub use error::{ClientError, error_chain};
+pub use flags::{SearchFlags, ServerFlags};
 pub use output::{ResponseError, code_name, hint_json, hint_text, solution_json, solution_text, tile_moves};
 pub use tls::{AccessToken, ClientTls, Credentials, TlsFlags, read_file};
 

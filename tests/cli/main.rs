@@ -1,6 +1,7 @@
 //! The built binaries run as a user runs them: `npuzzle-client` on stdin and stdout, and
 //! `npuzzle-server` driven by grpcurl. One test binary for the area, a module per program.
 
+mod batch;
 mod bench;
 mod client;
 mod grpcurl;
