@@ -12,10 +12,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::CACHE_DIR;
 use crate::process::Process;
 
-/// The pattern-database cache of these runs, shared with the client tests.
-const CACHE_DIR: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/pattern-databases");
 /// Korf's 100 15-puzzles with their optimal lengths.
 const KORF100: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benchmarks/korf100.tsv");
 
@@ -244,11 +243,6 @@ fn a_puzzle_file_named_batch_is_still_solved_as_dot_slash_batch() {
 
 #[test]
 fn the_progress_bar_is_drawn_on_a_terminal_only() {
-    // `script` (util-linux) runs the batch on a pseudo-terminal, so stderr is a terminal.
-    if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("note: `script` is not installed, skipping the terminal progress test");
-        return;
-    }
     let dir = tempfile::tempdir().expect("a temporary directory");
     let out = dir.path().join("out.jsonl");
     let command = format!(
@@ -256,13 +250,7 @@ fn the_progress_bar_is_drawn_on_a_terminal_only() {
         env!("CARGO_BIN_EXE_npuzzle-client"),
         out.display()
     );
-    let output = Command::new("script")
-        .args(["--quiet", "--return", "--command", &command, "/dev/null"])
-        .env_remove("NPUZZLE_ADDR")
-        .env("NPUZZLE_CACHE_DIR", CACHE_DIR)
-        .stdin(Stdio::null())
-        .output()
-        .expect("script runs");
+    let Some(output) = super::on_terminal(&command) else { return };
     let terminal = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{terminal}");
     assert!(terminal.contains("/100 boards, 0 failed, ") && terminal.contains("ETA"), "a bar is drawn: {terminal}");

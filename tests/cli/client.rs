@@ -6,6 +6,7 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+use crate::CACHE_DIR;
 use crate::process::{Process, free_address};
 
 const PUZZLE04: &str = include_str!("../../puzzles/puzzle04.txt");
@@ -18,10 +19,6 @@ const PUZZLE04_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/puzzle
 const PUZZLE04_SOLUTION: &str = include_str!("../data/puzzle04.out");
 /// Princeton's puzzle4x4-hard1 (38 moves): far beyond a fraction of a second for A* with Hamming.
 const HARD_4X4: &str = "4\n 5  4  3  8\n 9  2  6  1\n 0 13 14  7\n15 11 10 12\n";
-
-/// The pattern-database cache of every client run here, under the target directory: a test
-/// never writes into the user's cache.
-const CACHE_DIR: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/pattern-databases");
 
 /// The client as a test runs it: no `NPUZZLE_ADDR`, and [`CACHE_DIR`] as its cache.
 fn client_command() -> Command {
@@ -83,11 +80,6 @@ fn stream_prints_the_same_solution() {
 
 #[test]
 fn stream_draws_progress_when_stderr_is_a_terminal() {
-    // `script` (util-linux) runs the client on a pseudo-terminal, so stderr is a terminal.
-    if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("note: `script` is not installed, skipping the terminal progress test");
-        return;
-    }
     let puzzle = std::env::temp_dir().join(format!("npuzzle-client-progress-{}.txt", std::process::id()));
     std::fs::write(&puzzle, HARD_4X4).expect("a temporary puzzle file");
     let command = format!(
@@ -95,14 +87,9 @@ fn stream_draws_progress_when_stderr_is_a_terminal() {
         env!("CARGO_BIN_EXE_npuzzle-client"),
         puzzle.display()
     );
-    let output = Command::new("script")
-        .args(["--quiet", "--return", "--command", &command, "/dev/null"])
-        .env_remove("NPUZZLE_ADDR")
-        .env("NPUZZLE_CACHE_DIR", CACHE_DIR)
-        .stdin(Stdio::null())
-        .output()
-        .expect("script runs");
+    let output = super::on_terminal(&command);
     let _ = std::fs::remove_file(&puzzle);
+    let Some(output) = output else { return };
     let terminal = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "the search hits its deadline: {terminal}");
     assert!(terminal.contains("nodes expanded, priority "), "progress is drawn: {terminal}");
