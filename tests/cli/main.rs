@@ -4,6 +4,8 @@
 mod bench;
 mod client;
 mod grpcurl;
+#[path = "../support/metrics.rs"]
+mod metrics;
 mod ops;
 #[path = "../support/process.rs"]
 mod process;
