@@ -3,12 +3,9 @@
 //! checked after a few requests. The pattern databases are the small 6-6-3 ones, in temporary
 //! directories or one under the target dir shared by the test runs (never the user's cache).
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::thread::sleep;
-use std::time::{Duration, Instant};
 
 use crate::metrics::{sample, scrape, wait_for_sample};
 use crate::process::{Process, free_address};

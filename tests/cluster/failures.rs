@@ -35,7 +35,7 @@ async fn answer(call: tokio::task::JoinHandle<Result<usize, tonic::Status>>) -> 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_worker_killed_mid_iteration_costs_no_optimal_answer() {
-    let _one = one_at_a_time();
+    let _one = one_at_a_time().await;
     let Some(nats) = Nats::start() else { return };
     let (a, b) = (Replica::joined(&nats), Replica::joined(&nats));
     let_them_meet();
@@ -51,7 +51,7 @@ async fn a_worker_killed_mid_iteration_costs_no_optimal_answer() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancelled_call_stops_its_pieces_on_every_replica() {
-    let _one = one_at_a_time();
+    let _one = one_at_a_time().await;
     let Some(nats) = Nats::start() else { return };
     let (a, b) = (Replica::joined(&nats), Replica::joined(&nats));
     let_them_meet();
@@ -66,7 +66,7 @@ async fn a_cancelled_call_stops_its_pieces_on_every_replica() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_coordinator_fails_its_call_unavailable_and_leaves_the_others_idle() {
-    let _one = one_at_a_time();
+    let _one = one_at_a_time().await;
     let Some(nats) = Nats::start() else { return };
     let (a, b) = (Replica::joined(&nats), Replica::joined(&nats));
     let_them_meet();
@@ -83,7 +83,7 @@ async fn a_killed_coordinator_fails_its_call_unavailable_and_leaves_the_others_i
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_nats_restart_mid_search_leaves_the_answer_optimal_or_a_clear_error() {
-    let _one = one_at_a_time();
+    let _one = one_at_a_time().await;
     let Some(mut nats) = Nats::start() else { return };
     let (a, _b) = (Replica::joined(&nats), Replica::joined(&nats));
     let_them_meet();
@@ -105,7 +105,7 @@ async fn a_nats_restart_mid_search_leaves_the_answer_optimal_or_a_clear_error() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_replica_with_wrong_credentials_is_refused_and_serves_alone() {
-    let _one = one_at_a_time();
+    let _one = one_at_a_time().await;
     let Some(nats) = Nats::with_user() else { return };
     let url = nats.url();
     let flags = ["--cluster", &url, "--cluster-user", USER];

@@ -5,12 +5,12 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::Command;
-use std::sync::{Mutex, MutexGuard};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 use npuzzle::proto::{self, solve_request, solver_service_client::SolverServiceClient};
 use tempfile::TempDir;
+use tokio::sync::{Mutex, MutexGuard};
 
 use crate::metrics::{sample, scrape, wait_for_sample};
 use crate::process::{Process, free_address, tool_from_env};
@@ -38,11 +38,11 @@ pub const USER: &str = "npuzzle";
 pub const PASSWORD: &str = "s3cret-for-tests";
 
 /// One cluster test at a time.
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+static ONE_AT_A_TIME: Mutex<()> = Mutex::const_new(());
 
 /// Holds the other cluster tests off until dropped; a failed test does not block the rest.
-pub fn one_at_a_time() -> MutexGuard<'static, ()> {
-    ONE_AT_A_TIME.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+pub async fn one_at_a_time() -> MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().await
 }
 
 /// A `nats-server` with JetStream, killed when dropped.

@@ -10,7 +10,7 @@ use crate::harness::{
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_search_asked_of_one_replica_runs_on_both_and_answers_the_optimum() {
-    let _one = one_at_a_time();
+    let _one = one_at_a_time().await;
     let Some(nats) = Nats::start() else { return };
     let (a, b) = (Replica::joined(&nats), Replica::joined(&nats));
     let_them_meet();
@@ -42,7 +42,7 @@ async fn a_search_asked_of_one_replica_runs_on_both_and_answers_the_optimum() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_cluster_a_server_touches_no_nats_and_answers_alone() {
-    let _one = one_at_a_time();
+    let _one = one_at_a_time().await;
     let alone = Replica::with_flags(&[], &[]);
     assert_eq!(solve(&alone, &QUICK_BOARD).await.expect("an answer"), QUICK_MOVES);
     let text = alone.scrape();

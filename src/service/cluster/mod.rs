@@ -3,7 +3,7 @@
 //!
 //! Every replica of a cluster is a worker, and a replica that takes a request coordinates it:
 //! IDA* hands the pieces of its long iterations to the [`Cluster`], the library's
-//! [`Farm`](crate::solver::Farm). The coordinator publishes them to a JetStream work-queue
+//! [`Farm`]. The coordinator publishes them to a JetStream work-queue
 //! stream (`coordinator`); every replica's workers pull them while a search slot is free, run
 //! them, and report back (`worker`). Without `--cluster` nothing here runs and nothing touches
 //! NATS.
