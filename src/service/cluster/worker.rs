@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use async_nats::jetstream::consumer::PullConsumer;
 use async_nats::jetstream::{AckKind, Message};
@@ -91,6 +91,7 @@ async fn run(shared: &Arc<Shared>, message: Message) {
     let databases = shared.tables_named(&order.tables);
     let index = order.index;
     let stop = Arc::new(AtomicBool::new(false));
+    let started = Instant::now();
     let piece = tokio::task::spawn_blocking({
         let stop = stop.clone();
         move || {
@@ -127,6 +128,7 @@ async fn run(shared: &Arc<Shared>, message: Message) {
                 return;
             }
             let _ = message.ack().await;
+            debug!(%iteration, index, nodes, took = ?started.elapsed(), "piece done");
             metrics::cluster_piece(if redelivered { "redelivered" } else { "done" });
             if Subjects::coordinator(&iteration) != shared.replica {
                 metrics::cluster_remote_nodes(nodes);
