@@ -98,8 +98,8 @@ pub trait Farm: Send + Sync {
     /// the search stays on its own cores.
     fn workers(&self, tables: &str) -> usize;
 
-    /// The least nodes of an iteration whose next one goes to the farm: a short search stays
-    /// local.
+    /// The least nodes an iteration is forecast to take for it to go to the farm: a short
+    /// search stays local.
     fn after(&self) -> u64;
 
     /// Hands `pieces` out to the workers; their reports come back through the iteration, which

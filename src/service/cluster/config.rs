@@ -10,9 +10,9 @@ use async_nats::ConnectOptions;
 /// The default cluster name: the prefix of its subjects and the name of its stream.
 pub const DEFAULT_CLUSTER_NAME: &str = "npuzzle";
 
-/// The default of [`ClusterConfig::farm_after`]: an iteration that follows one of this many
-/// nodes goes to the cluster, about a second of one core's search. Shorter ones stay local,
-/// where a message's round trip is not worth it.
+/// The default of [`ClusterConfig::farm_after`]: an iteration forecast at this many nodes
+/// goes to the cluster, about a second of one core's search. Shorter ones stay local, where a
+/// message's round trip is not worth it.
 pub const DEFAULT_FARM_AFTER: u64 = 1 << 24;
 
 /// The NATS credentials of a replica: none, a user and password, a creds file (a user JWT and
@@ -59,7 +59,7 @@ pub struct ClusterConfig {
     pub credentials: Credentials,
     /// The connection's TLS.
     pub tls: ClusterTls,
-    /// An iteration that follows one of at least this many nodes goes to the cluster.
+    /// An iteration forecast at at least this many nodes goes to the cluster.
     pub farm_after: u64,
 }
 

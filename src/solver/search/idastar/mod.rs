@@ -259,9 +259,11 @@ where
         // Split with no helper too: the pieces are then searched nearest the goal first. The
         // longest iterations go to the farm, when there is one with other workers up, and stay
         // here if it cannot take them.
+        // Forecast from the last iteration, once more for each iteration the threshold skips.
+        let skipped = threshold.saturating_sub(proven) / 2;
+        let expected = (last_iteration as f64 * growth.powi(1 + skipped as i32)) as u64;
         let farmed = match &farm {
-            Some(farm) if farm.takes(last_iteration) => {
-                let expected = (last_iteration as f64 * growth) as u64;
+            Some(farm) if farm.takes(expected) => {
                 let iteration = split::Iteration { root: &position, estimator, memo, bound: limits };
                 remote::iterate(farm, &iteration, expected, &mut history, meter)?
             }

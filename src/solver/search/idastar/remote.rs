@@ -44,10 +44,10 @@ pub(super) struct FarmPlan {
 }
 
 impl FarmPlan {
-    /// Whether the iteration after one of `last` nodes goes to the farm: a long one, with
+    /// Whether an iteration forecast at `expected` nodes goes to the farm: a long one, with
     /// another worker up that holds the tables.
-    pub(super) fn takes(&self, last: u64) -> bool {
-        last >= self.farm.after() && self.farm.workers(&self.tables) > 0
+    pub(super) fn takes(&self, expected: u64) -> bool {
+        expected >= self.farm.after() && self.farm.workers(&self.tables) > 0
     }
 }
 
