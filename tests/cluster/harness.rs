@@ -153,6 +153,18 @@ impl Replica {
         false
     }
 
+    /// Waits at most `within` for it to run a search or a piece; whether it did.
+    pub fn busy_within(&self, within: Duration) -> bool {
+        let started = Instant::now();
+        while started.elapsed() < within {
+            if self.metric("npuzzle_searches_running", &[]) > 0.0 {
+                return true;
+            }
+            sleep(Duration::from_millis(20));
+        }
+        false
+    }
+
     /// Its log so far.
     pub fn log(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
