@@ -10,6 +10,7 @@ use crate::solver::error::SearchError;
 use crate::solver::farm::{FarmError, PieceOrder, PieceReport};
 use crate::solver::heuristic::Estimator;
 use crate::solver::meter::CHECK_INTERVAL;
+use crate::solver::options::MAX_WEIGHT;
 use crate::solver::pdb::{PatternDatabases, cache};
 use crate::solver::search::Weight;
 
@@ -28,7 +29,9 @@ pub fn run_piece(
     if order.moves.iter().any(|&direction| direction >= 4) {
         return Err(malformed("a move that is no direction"));
     }
-    let weight = Weight::from_thousandths(order.weight).ok_or_else(|| malformed("a weight under 1"))?;
+    let weight = Weight::from_thousandths(order.weight)
+        .filter(|weight| weight.thousandths() <= Weight::new(MAX_WEIGHT).thousandths())
+        .ok_or_else(|| malformed("a weight under 1 or over the most a request may ask"))?;
     let bound = Threshold { f: order.bound, weight, proven: order.proven };
     let tables_match = databases.filter(|databases| cache::file_name(databases.partition()) == order.tables);
     let searched = super::with_estimator!(n, order.heuristic, tables_match, estimator => {

@@ -245,7 +245,9 @@ mod tests {
         assert!(matches!(bad(PieceOrder { moves: vec![0, 0], ..order.clone() }), Err(FarmError::Malformed(_))));
         assert!(matches!(bad(PieceOrder { moves: vec![9], ..order.clone() }), Err(FarmError::Malformed(_))));
         assert!(matches!(bad(PieceOrder { tiles: vec![1, 1, 2, 0], ..order.clone() }), Err(FarmError::Malformed(_))));
-        assert!(matches!(bad(PieceOrder { weight: 999, ..order.clone() }), Err(FarmError::Malformed(_))));
+        for weight in [999, u64::MAX] {
+            assert!(matches!(bad(PieceOrder { weight, ..order.clone() }), Err(FarmError::Malformed(_))), "{weight}");
+        }
         let tables = PieceOrder { heuristic: Heuristic::PatternDatabase, tables: "other.bin".into(), ..order };
         assert_eq!(bad(tables), Err(FarmError::TablesMissing("other.bin".into())));
     }
