@@ -199,6 +199,7 @@ impl From<&ProgressReport> for proto::Progress {
             elapsed_micros: micros(report.elapsed),
             best_moves: report.best_moves,
             proof_forecast_ms: report.proof_forecast.map_or(0, |forecast| forecast.as_millis().max(1) as u64),
+            replicas: report.replicas,
         }
     }
 }

@@ -13,6 +13,10 @@
 //! | `npuzzle_nodes_expanded_total` | counter | | nodes expanded by finished searches, answered or stopped |
 //! | `npuzzle_unauthenticated_total` | counter | | calls refused UNAUTHENTICATED: no access token, or a wrong one (they reach no method, so `npuzzle_requests_total` does not count them) |
 //! | `npuzzle_connections_refused_total` | counter | | connections closed at their accept: the server held `--max-connections` |
+//! | `npuzzle_cluster_connected` | gauge | | with `--cluster`: 1 while the replica is joined to its cluster's NATS |
+//! | `npuzzle_cluster_pieces_total` | counter | `outcome` (`done`, `redelivered`: done after another worker had it, `dropped`: its search had ended) | pieces of farmed iterations this replica ran |
+//! | `npuzzle_cluster_remote_nodes_total` | counter | | nodes this replica searched for other replicas' requests |
+//! | `npuzzle_cluster_pieces_published_total` | counter | | pieces this replica published as a coordinator |
 //! | `npuzzle_pattern_databases_ready` | gauge | `partition` (`6-6-3`, `8-7` for the 7-8 tables) | 1 once those tables are loaded, 0 while they are awaited; new requests use the largest loaded |
 //!
 //! Requests the transport refuses before the service sees them (a message over
@@ -42,6 +46,15 @@ pub const UNAUTHENTICATED: &str = "npuzzle_unauthenticated_total";
 pub const CONNECTIONS_REFUSED: &str = "npuzzle_connections_refused_total";
 /// Whether a partition's pattern databases are loaded, by `partition`.
 pub const PATTERN_DATABASES_READY: &str = "npuzzle_pattern_databases_ready";
+
+/// With `--cluster`: 1 while joined.
+pub const CLUSTER_CONNECTED: &str = "npuzzle_cluster_connected";
+/// Pieces this replica ran, by `outcome`.
+pub const CLUSTER_PIECES: &str = "npuzzle_cluster_pieces_total";
+/// Nodes searched for other replicas' requests.
+pub const CLUSTER_REMOTE_NODES: &str = "npuzzle_cluster_remote_nodes_total";
+/// Pieces published as a coordinator.
+pub const CLUSTER_PIECES_PUBLISHED: &str = "npuzzle_cluster_pieces_published_total";
 
 /// Latency buckets in seconds: from a trivial 3×3 answer (under a millisecond) to the longest
 /// searches (minutes).
@@ -81,6 +94,10 @@ pub fn serve(address: SocketAddr) -> Result<(), MetricsError> {
     describe_gauge!(PATTERN_DATABASES_READY, "1 once a partition's pattern databases are loaded.");
     describe_counter!(UNAUTHENTICATED, "Calls refused UNAUTHENTICATED: no access token, or a wrong one.");
     describe_counter!(CONNECTIONS_REFUSED, "Connections closed at their accept: the connection cap was reached.");
+    describe_gauge!(CLUSTER_CONNECTED, "1 while the replica is joined to its cluster.");
+    describe_counter!(CLUSTER_PIECES, "Pieces of farmed iterations this replica ran, by outcome.");
+    describe_counter!(CLUSTER_REMOTE_NODES, "Nodes this replica searched for other replicas' requests.");
+    describe_counter!(CLUSTER_PIECES_PUBLISHED, "Pieces this replica published as a coordinator.");
     counter!(UNAUTHENTICATED).absolute(0);
     counter!(CONNECTIONS_REFUSED).absolute(0);
     gauge!(SEARCHES_RUNNING).set(0.0);
@@ -112,6 +129,26 @@ pub(crate) fn connection_refused() {
 /// Records whether `partition`'s tables (named by their sizes, "8-7" for the 7-8 tables) are loaded.
 pub(crate) fn pattern_databases_ready(partition: &str, ready: bool) {
     gauge!(PATTERN_DATABASES_READY, "partition" => partition.to_owned()).set(if ready { 1.0 } else { 0.0 });
+}
+
+/// Records whether the replica is joined to its cluster.
+pub(crate) fn cluster_connected(connected: bool) {
+    gauge!(CLUSTER_CONNECTED).set(if connected { 1.0 } else { 0.0 });
+}
+
+/// Records a piece this replica ran, by `outcome`.
+pub(crate) fn cluster_piece(outcome: &'static str) {
+    counter!(CLUSTER_PIECES, "outcome" => outcome).increment(1);
+}
+
+/// Records nodes searched for another replica's request.
+pub(crate) fn cluster_remote_nodes(nodes: u64) {
+    counter!(CLUSTER_REMOTE_NODES).increment(nodes);
+}
+
+/// Records pieces published as a coordinator.
+pub(crate) fn cluster_pieces_published(pieces: u64) {
+    counter!(CLUSTER_PIECES_PUBLISHED).increment(pieces);
 }
 
 /// One unit of a gauge of things in progress: counted while the guard lives.

@@ -6,9 +6,14 @@
 //! With `--tls-cert`/`--tls-key` it serves TLS (SIGHUP reloads the certificates), with
 //! `--tls-client-ca` mTLS, with `--auth-token-file` access tokens; see [`security`].
 //!
+//! With `--cluster nats://HOST:4222` it joins a cluster of replicas that share their long
+//! searches; see [`cluster`].
+//!
 //! `--prepare` instead builds (or checks) the pattern-database files the server would use and
 //! exits: the step a container image or a deploy runs, so servers start warm.
 
+#[path = "npuzzle-server/cluster.rs"]
+mod cluster;
 #[path = "npuzzle-server/security.rs"]
 mod security;
 
@@ -108,6 +113,8 @@ struct Flags {
     allow_origin: Vec<HeaderValue>,
     #[command(flatten)]
     security: security::SecurityFlags,
+    #[command(flatten)]
+    cluster: cluster::ClusterFlags,
 }
 
 /// An `--allow-origin` value: a header value, with no trailing slash, as browsers send it.
@@ -142,6 +149,7 @@ impl Flags {
             pattern_databases: Vec::new(),
             web: !self.no_web,
             allowed_origins: self.allow_origin.clone(),
+            cluster: self.cluster.config(),
             ..Config::default()
         }
     }
@@ -270,6 +278,7 @@ async fn main() -> anyhow::Result<()> {
         max_dimension = limits.max_dimension,
         tls = config.tls.is_some(),
         tokens = config.access_tokens.is_some(),
+        cluster = config.cluster.as_ref().map(|cluster| cluster.name.as_str()),
         "npuzzle-server listening"
     );
     if config.web {

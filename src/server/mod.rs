@@ -74,6 +74,8 @@ pub struct Config {
     pub tls: Option<tls::ServerTls>,
     /// The access tokens `SolverService` calls must carry one of; `None` lets every call in.
     pub access_tokens: Option<auth::AccessTokens>,
+    /// The cluster this replica joins; `None` serves alone and never touches NATS.
+    pub cluster: Option<crate::service::cluster::ClusterConfig>,
 }
 
 impl Default for Config {
@@ -88,6 +90,7 @@ impl Default for Config {
             connections: connection_limits::ConnectionLimits::default(),
             tls: None,
             access_tokens: None,
+            cluster: None,
         }
     }
 }
@@ -126,6 +129,19 @@ impl Server {
     /// Serves on `listener` until `shutdown` completes, then shuts down gracefully (see the
     /// module docs) and returns `Ok`.
     pub async fn serve(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServerError> {
+        let mut this = self;
+        if let Some(cluster) = this.config.cluster.clone() {
+            this.service = this.service.join_cluster(cluster);
+        }
+        this.serve_joined(listener, shutdown).await
+    }
+
+    /// [`Server::serve`], the cluster joined if there is one.
+    async fn serve_joined(
         self,
         listener: TcpListener,
         shutdown: impl Future<Output = ()> + Send + 'static,

@@ -19,6 +19,9 @@
 //! The slots no request holds are lent to running searches (`lend`): a long IDA* splits its
 //! iterations over them, and hands each back within one piece of work when a request waits.
 //! A large search's freed memory is handed back to the system when it ends (`memory`).
+//!
+//! In a cluster (`cluster`, [`SolverService::join_cluster`]) the longest iterations go further,
+//! to every replica's free slots, this one's included.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -44,6 +47,7 @@ use lend::SlotLender;
 
 mod busy;
 mod call_record;
+pub mod cluster;
 mod deadline;
 mod details;
 mod direct;
@@ -136,6 +140,22 @@ impl SolverService {
             running: RunningSearches::default(),
             shutdown: CancellationToken::new(),
         }
+    }
+
+    /// This service as a member of the cluster `config` names, joined in the background on the
+    /// current tokio runtime: its searches' longest iterations go to every replica's free slots,
+    /// and its own free slots run other replicas' pieces. Until it is joined (and whenever no
+    /// other replica is up) it serves alone.
+    pub fn join_cluster(self, config: cluster::ClusterConfig) -> SolverService {
+        let workers = self.limits.max_concurrent_solves.clamp(1, Semaphore::MAX_PERMITS);
+        let joined = cluster::Cluster::start(
+            config,
+            self.slots.clone(),
+            self.pattern_databases.clone(),
+            workers,
+            self.shutdown.child_token(),
+        );
+        SolverService { helpers: self.helpers.clone().with_farm(Arc::new(joined)), ..self }
     }
 
     /// The live count of running searches.

@@ -2,11 +2,14 @@
 //! threads run beside the search's own thread (see `search::idastar`). A helper holds a
 //! [`Lease`] on a core for each piece it runs, so a server's count of busy cores stays true: a
 //! request waiting for a core gets the next one free, before any helper does, and waits at most
-//! one piece's time.
+//! one piece's time. In a cluster they also carry the [`Farm`] that takes the pieces of the
+//! longest iterations to other replicas.
 
 use std::fmt;
 use std::sync::Arc;
 use std::thread;
+
+use super::farm::Farm;
 
 /// A claim on one core for one piece of work, given back when dropped.
 pub struct Lease {
@@ -31,6 +34,7 @@ pub trait Lender: Send + Sync {
 pub struct Helpers {
     threads: usize,
     lender: Option<Arc<dyn Lender>>,
+    farm: Option<Arc<dyn Farm>>,
 }
 
 impl Helpers {
@@ -42,7 +46,7 @@ impl Helpers {
     /// `threads` helpers that run whenever there is work, for a program that has the machine to
     /// itself (a benchmark, a command-line solve).
     pub fn dedicated(threads: usize) -> Helpers {
-        Helpers { threads, lender: None }
+        Helpers { threads, lender: None, farm: None }
     }
 
     /// One dedicated helper per core but the caller's own.
@@ -52,7 +56,17 @@ impl Helpers {
 
     /// `threads` helpers, each running a piece of work only while `lender` lends it a core.
     pub fn lent(threads: usize, lender: Arc<dyn Lender>) -> Helpers {
-        Helpers { threads, lender: Some(lender) }
+        Helpers { threads, lender: Some(lender), farm: None }
+    }
+
+    /// These helpers, the longest iterations going to `farm` when it has other workers up.
+    pub fn with_farm(self, farm: Arc<dyn Farm>) -> Helpers {
+        Helpers { farm: Some(farm), ..self }
+    }
+
+    /// The farm a long iteration may go to, if any.
+    pub fn farm(&self) -> Option<&Arc<dyn Farm>> {
+        self.farm.as_ref()
     }
 
     /// How many helper threads a search may start.
@@ -71,7 +85,11 @@ impl Helpers {
 
 impl fmt::Debug for Helpers {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Helpers").field("threads", &self.threads).field("lent", &self.lender.is_some()).finish()
+        f.debug_struct("Helpers")
+            .field("threads", &self.threads)
+            .field("lent", &self.lender.is_some())
+            .field("farm", &self.farm.is_some())
+            .finish()
     }
 }
 

@@ -94,6 +94,8 @@ pub struct Meter<'a> {
     phase_ended: bool,
     /// The proof's forecast every report carries (see [`Meter::report_forecast`]).
     forecast: Option<Duration>,
+    /// The replicas every report names (see [`Meter::report_replicas`]).
+    replicas: u32,
 }
 
 impl<'a> Meter<'a> {
@@ -125,6 +127,7 @@ impl<'a> Meter<'a> {
             held: None,
             phase_ended: false,
             forecast: None,
+            replicas: 0,
         }
     }
 
@@ -170,6 +173,7 @@ impl<'a> Meter<'a> {
             elapsed: self.started.elapsed(),
             best_moves: self.best_moves,
             proof_forecast: self.forecast,
+            replicas: self.replicas,
         });
         Ok(())
     }
@@ -301,6 +305,11 @@ impl<'a> Meter<'a> {
     /// Reports `forecast` as the time the proof's remaining iterations need, from now on.
     pub fn report_forecast(&mut self, forecast: Option<Duration>) {
         self.forecast = forecast;
+    }
+
+    /// Sets how many replicas the reports from now on name as running the search's pieces.
+    pub fn report_replicas(&mut self, replicas: u32) {
+        self.replicas = replicas;
     }
 
     /// Time since the search started.

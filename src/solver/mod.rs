@@ -16,6 +16,7 @@
 //! - `error`: [`SearchError`], real failures only.
 //! - `solution`: [`Solution`] and [`SearchStats`].
 //! - `progress`: [`Progress`] reports out, the [`Stop`] flag in.
+//! - `farm`: the [`Farm`] a cluster lends a long search, and the pieces it runs.
 //! - `helper_threads`: [`Helpers`], the cores a long search may borrow besides its own thread.
 //! - `meter`: the [`Meter`] every search shares: nodes, memory, clocks, stop, progress.
 //! - `background`, `prefetch`: idle priority for builds; a cache line asked for ahead.
@@ -30,6 +31,7 @@
 mod advice;
 mod background;
 mod error;
+mod farm;
 mod helper_threads;
 pub mod heuristic;
 mod hint;
@@ -48,6 +50,7 @@ mod warm_up;
 
 pub use advice::{LIBRARY_WORDS, Words, stronger_method, stronger_methods};
 pub use error::{PROOF_OUT_OF_REACH_FACTOR, SearchError, roughly};
+pub use farm::{Farm, FarmError, FarmedIteration, FarmedResult, PieceOrder, PieceReport};
 pub use helper_threads::{Helpers, Lease, Lender};
 pub use hint::{DEFAULT_HINT_TIME, Hint};
 pub use meter::{CHECK_INTERVAL, Interrupt, Meter};
@@ -61,6 +64,7 @@ pub use plan::{BEST_KNOWN_FROM, wants_pattern_databases};
 pub use progress::{NoProgress, Progress, ProgressReport, Stop};
 pub use runtime::Solver;
 pub use search::Weight;
+pub use search::idastar::run_piece;
 pub use solution::{MAX_LISTED_TILES, SearchStats, Solution};
 pub use solve::{ANSWER_MARGIN, solve};
 pub use warm_up::warm_up;

@@ -27,6 +27,9 @@ pub struct ProgressReport {
     /// How long IDA*'s remaining iterations are forecast to take, once it has
     /// measured two; `None` while there is no forecast.
     pub proof_forecast: Option<Duration>,
+    /// Replicas of a cluster that ran pieces of the search's latest iteration handed to them (the
+    /// coordinator's own included); 0 while the search has run on this process alone.
+    pub replicas: u32,
 }
 
 /// Receives progress while a search runs. It is called on the search's own thread, so it must

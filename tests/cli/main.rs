@@ -5,6 +5,8 @@ mod batch;
 mod bench;
 mod client;
 mod grpcurl;
+#[path = "../support/metrics.rs"]
+mod metrics;
 mod ops;
 #[path = "../support/process.rs"]
 mod process;

@@ -3,55 +3,18 @@
 //! checked after a few requests. The pattern databases are the small 6-6-3 ones, in temporary
 //! directories or one under the target dir shared by the test runs (never the user's cache).
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::thread::sleep;
-use std::time::{Duration, Instant};
 
-use crate::process::{Process, STARTUP_TIMEOUT, free_address};
+use crate::metrics::{sample, scrape, wait_for_sample};
+use crate::process::{Process, free_address};
 use npuzzle::proto::{self, solve_request, solver_service_client::SolverServiceClient};
 use tonic::Code;
 
 /// The cache directory of these tests.
 fn cache_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ops-pattern-databases")
-}
-
-/// The body of `GET /metrics` at `address`.
-fn scrape(address: SocketAddr) -> String {
-    let mut stream = TcpStream::connect(address).expect("a connection to the metrics endpoint");
-    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("a read timeout");
-    write!(stream, "GET /metrics HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n").expect("a request");
-    let mut response = String::new();
-    stream.read_to_string(&mut response).expect("a response");
-    let (head, body) = response.split_once("\r\n\r\n").expect("HTTP headers and a body");
-    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
-    body.to_owned()
-}
-
-/// The value of the sample of `name` whose labels include every one of `labels`.
-fn sample(text: &str, name: &str, labels: &[(&str, &str)]) -> Option<f64> {
-    text.lines().filter(|line| !line.starts_with('#')).find_map(|line| {
-        let (series, value) = line.rsplit_once(' ')?;
-        let (metric, rest) = series.split_once('{').unwrap_or((series, ""));
-        let matches = metric == name && labels.iter().all(|(key, value)| rest.contains(&format!("{key}=\"{value}\"")));
-        if matches { value.parse().ok() } else { None }
-    })
-}
-
-/// Scrapes until `name{labels}` reads `wanted`, or fails after the startup timeout.
-fn wait_for_sample(address: SocketAddr, name: &str, labels: &[(&str, &str)], wanted: f64) -> String {
-    let started = Instant::now();
-    loop {
-        let text = scrape(address);
-        if sample(&text, name, labels) == Some(wanted) {
-            return text;
-        }
-        assert!(started.elapsed() < STARTUP_TIMEOUT, "{name}{labels:?} never read {wanted}:\n{text}");
-        sleep(Duration::from_millis(100));
-    }
 }
 
 /// `npuzzle-server` on `address` with the 6-6-3 tables in `cache` and `extra` flags, started

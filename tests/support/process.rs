@@ -79,9 +79,15 @@ impl Process {
 
     /// Like [`Process::server`], with its log (stderr) written to `log`.
     pub fn server_logged(extra: &[&str], log: &std::path::Path) -> Process {
+        Process::server_logged_with_env(extra, log, &[])
+    }
+
+    /// Like [`Process::server_logged`], with the environment variables `env` set.
+    pub fn server_logged_with_env(extra: &[&str], log: &std::path::Path, env: &[(String, String)]) -> Process {
         let address = free_address();
         let mut command = Command::new(env!("CARGO_BIN_EXE_npuzzle-server"));
         command.args(["--listen", &address.to_string(), "--no-pattern-db"]).args(extra);
+        command.envs(env.iter().map(|(key, value)| (key, value)));
         let file = std::fs::File::create(log).expect("create the server's log");
         Process::start_with_stderr(command, address, Stdio::from(file))
     }

@@ -61,6 +61,16 @@ impl Weight {
         Weight(((weight * Weight::SCALE as f64).floor() as u64).max(Weight::SCALE))
     }
 
+    /// The weight in thousandths, as [`Weight::from_thousandths`] takes it.
+    pub fn thousandths(self) -> u64 {
+        self.0
+    }
+
+    /// The weight of `thousandths` thousandths; `None` under 1, which no search runs with.
+    pub fn from_thousandths(thousandths: u64) -> Option<Weight> {
+        (thousandths >= Weight::SCALE).then_some(Weight(thousandths))
+    }
+
     /// f in thousandths of a move.
     #[inline]
     pub fn f(self, g: u32, h: u32) -> u64 {

@@ -14,28 +14,32 @@
 //! - `move_pruning`: the machine that keeps it off move sequences with a shorter (or earlier)
 //!   equivalent.
 //! - `split`: a big iteration spread over the search's [`Helpers`], the cores it may borrow.
+//! - `remote`: a longer one handed to the [`Farm`](crate::solver::Farm) the helpers carry, a
+//!   cluster's replicas; `piece`: a worker's search of one of its pieces.
 //! - `incumbent`: the path in hand and the policy for proving it.
 
 mod dfs;
 mod incumbent;
 mod move_pruning;
+mod piece;
+mod remote;
 mod split;
 
 pub use incumbent::{Incumbent, Interlude, Proof};
+pub use piece::run_piece;
 
 use dfs::{Outcome, Position, ROOT, START, SubtreeRoot, Threshold};
 use move_pruning::PruningMachine;
+use remote::FarmPlan;
 
 use crate::board::{Board, Direction};
 use crate::solver::background;
 use crate::solver::error::SearchError;
 use crate::solver::helper_threads::{Helpers, Lease};
 use crate::solver::heuristic::Estimator;
-use crate::solver::heuristic::linear_conflict::LinearConflict;
-use crate::solver::heuristic::manhattan::{Hamming, Manhattan};
 use crate::solver::meter::Meter;
-use crate::solver::options::{Algorithm, Heuristic};
-use crate::solver::pdb::{PatternDatabases, with_heuristic};
+use crate::solver::options::Heuristic;
+use crate::solver::pdb::{PatternDatabases, cache};
 use crate::solver::search::{PathWithBound, Weight};
 
 /// Builds the move-pruning machines of the board sizes IDA* searches deepest, then, at idle
@@ -69,6 +73,51 @@ pub const SPLIT_AFTER: u64 = 1 << 16;
 /// one before on the boards the proof runs on.
 const MIN_GROWTH: f64 = 2.0;
 
+/// Evaluates `$body` with `$estimator` bound to a reference to the estimator that `$heuristic`
+/// names for boards of side `$n` (`Auto`: linear conflict), the pattern databases' from
+/// `$databases` (an `Option<&PatternDatabases>`); without tables of that side, the body is not
+/// run and the value is [`SearchError::Unsupported`]. The body's value is a `Result` whose error
+/// is a [`SearchError`].
+macro_rules! with_estimator {
+    ($n:expr, $heuristic:expr, $databases:expr, $estimator:ident => $body:expr) => {{
+        use $crate::solver::heuristic::linear_conflict::LinearConflict;
+        use $crate::solver::heuristic::manhattan::{Hamming, Manhattan};
+        use $crate::solver::options::{Algorithm, Heuristic};
+        let (n, heuristic): (usize, Heuristic) = ($n, $heuristic);
+        match heuristic {
+            Heuristic::Hamming => {
+                let $estimator = &Hamming;
+                $body
+            }
+            Heuristic::Manhattan => {
+                let $estimator = &Manhattan::new(n);
+                $body
+            }
+            Heuristic::LinearConflict | Heuristic::Auto => {
+                let $estimator = &LinearConflict::new(n);
+                $body
+            }
+            Heuristic::PatternDatabase => match $databases {
+                Some(databases) if n == databases.dimension() => {
+                    $crate::solver::pdb::with_heuristic!(databases, table => {
+                        let $estimator = &table;
+                        $body
+                    })
+                }
+                _ => Err($crate::solver::error::SearchError::Unsupported {
+                    algorithm: Algorithm::IdaStar,
+                    heuristic,
+                    dimension: n,
+                    reason: "pattern databases for this board size must be loaded first \
+                             (PatternDatabases::load_or_build_partition)"
+                        .into(),
+                }),
+            },
+        }
+    }};
+}
+use with_estimator;
+
 /// Runs IDA* from `board` (which must be solvable) with `heuristic` (never `Auto`) and
 /// `weight`, and returns a path to the goal at most `weight` times the shortest, with the lower
 /// bound the search proved. The pattern-database heuristic needs `databases` for the board's
@@ -100,35 +149,27 @@ pub fn prove(
     interlude: &mut dyn Interlude,
     meter: &mut Meter<'_>,
 ) -> Result<Proof, SearchError> {
-    let n = board.dimension();
-    let driver = Driver { incumbent, interlude, split_after: SPLIT_AFTER, deeper_after: DEEPER_AFTER };
-    match heuristic {
-        Heuristic::Hamming => run(board, &Hamming, weight, driver, meter),
-        Heuristic::Manhattan => run(board, &Manhattan::new(n), weight, driver, meter),
-        Heuristic::LinearConflict | Heuristic::Auto => run(board, &LinearConflict::new(n), weight, driver, meter),
-        Heuristic::PatternDatabase => match databases {
-            Some(databases) if n == databases.dimension() => {
-                with_heuristic!(databases, heuristic => run(board, &heuristic, weight, driver, meter))
-            }
-            _ => Err(SearchError::Unsupported {
-                algorithm: Algorithm::IdaStar,
-                heuristic,
-                dimension: n,
-                reason: "pattern databases for this board size must be loaded first \
-                         (PatternDatabases::load_or_build_partition)"
-                    .into(),
-            }),
+    let farm = meter.helpers().farm().map(|farm| FarmPlan {
+        farm: farm.clone(),
+        heuristic: if heuristic == Heuristic::Auto { Heuristic::LinearConflict } else { heuristic },
+        tables: match (heuristic, databases) {
+            (Heuristic::PatternDatabase, Some(databases)) => cache::file_name(databases.partition()),
+            _ => String::new(),
         },
-    }
+    });
+    let driver = Driver { incumbent, interlude, split_after: SPLIT_AFTER, deeper_after: DEEPER_AFTER, farm };
+    with_estimator!(board.dimension(), heuristic, databases, estimator => run(board, estimator, weight, driver, meter))
 }
 
 /// What steers one run of IDA* besides its board and heuristic: the incumbent, the interlude,
-/// and after how many nodes an iteration is split and the deeper machine built.
+/// after how many nodes an iteration is split and the deeper machine built, and the farm its
+/// longest iterations may go to.
 struct Driver<'d> {
     incumbent: &'d mut Incumbent,
     interlude: &'d mut dyn Interlude,
     split_after: u64,
     deeper_after: u64,
+    farm: Option<FarmPlan>,
 }
 
 /// Moves `position` to the deepest move-pruning machine between two iterations, built on the
@@ -163,7 +204,7 @@ where
     E: Estimator + Sync,
     E::Memo: Send + Sync,
 {
-    let Driver { incumbent, interlude, split_after, deeper_after } = driver;
+    let Driver { incumbent, interlude, split_after, deeper_after, farm } = driver;
     let mut position = Position::new(board);
     if position.is_goal() {
         return Ok(Proof::Found(PathWithBound::optimal(Vec::new())));
@@ -215,8 +256,22 @@ where
         let f = if threshold > proven { weight.f(0, threshold) } else { bound };
         let limits = Threshold { f, weight, proven };
         let before = meter.expanded;
-        // Split with no helper too: the pieces are then searched nearest the goal first.
-        let outcome = if last_iteration >= split_after {
+        // Split with no helper too: the pieces are then searched nearest the goal first. The
+        // longest iterations go to the farm, when there is one with other workers up, and stay
+        // here if it cannot take them.
+        // Forecast from the last iteration, once more for each iteration the threshold skips.
+        let skipped = threshold.saturating_sub(proven) / 2;
+        let expected = (last_iteration as f64 * growth.powi(1 + skipped as i32)) as u64;
+        let farmed = match &farm {
+            Some(farm) if farm.takes(expected) => {
+                let iteration = split::Iteration { root: &position, estimator, memo, bound: limits };
+                remote::iterate(farm, &iteration, expected, &mut history, meter)?
+            }
+            _ => None,
+        };
+        let outcome = if let Some(outcome) = farmed {
+            outcome
+        } else if last_iteration >= split_after {
             split::iterate(&position, estimator, memo, limits, &helpers, &mut history, meter)?
         } else {
             let root = SubtreeRoot { memo, g: 0, last: ROOT, state: START };
@@ -256,7 +311,9 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::heuristic::linear_conflict::LinearConflict;
     use crate::solver::method::{Method, Plan};
+    use crate::solver::options::Algorithm;
     use crate::solver::options::Options;
     use crate::solver::progress::{NoProgress, Stop};
     use crate::solver::search::samples::{reaches_goal, sample};
@@ -335,7 +392,13 @@ mod tests {
         let mut progress = NoProgress;
         let mut meter = Meter::new(&options, PLAN, board.dimension(), &mut progress, stop).with_helpers(helpers);
         let estimator = LinearConflict::new(board.dimension());
-        let driver = Driver { incumbent: &mut Incumbent::default(), interlude: &mut (), split_after: 0, deeper_after };
+        let driver = Driver {
+            incumbent: &mut Incumbent::default(),
+            interlude: &mut (),
+            split_after: 0,
+            deeper_after,
+            farm: None,
+        };
         match run(board, &estimator, weight, driver, &mut meter)? {
             Proof::Found(found) => Ok(found),
             other => panic!("{other:?} with no path in hand"),
@@ -407,7 +470,7 @@ mod tests {
             incumbent = incumbent.forecasting(&meter);
         }
         let estimator = LinearConflict::new(board.dimension());
-        let driver = Driver { incumbent: &mut incumbent, interlude, split_after, deeper_after: u64::MAX };
+        let driver = Driver { incumbent: &mut incumbent, interlude, split_after, deeper_after: u64::MAX, farm: None };
         let searched = run(&board, &estimator, Weight::ONE, driver, &mut meter);
         (searched, meter.expanded)
     }

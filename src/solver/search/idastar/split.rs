@@ -52,7 +52,7 @@ const POLL: Duration = Duration::from_millis(2);
 
 /// A node of the layer the iteration is split at: the moves from the root that reach it.
 #[derive(Clone, Copy)]
-struct Piece {
+pub(super) struct Piece {
     moves: [u8; MAX_SPLIT_DEPTH],
     len: u8,
     /// The least h known at or below the node: its own, or what a search below it reached.
@@ -62,7 +62,7 @@ struct Piece {
 impl Piece {
     const ROOT: Piece = Piece { moves: [0; MAX_SPLIT_DEPTH], len: 0, closest: u32::MAX };
 
-    fn moves(&self) -> &[u8] {
+    pub(super) fn moves(&self) -> &[u8] {
         &self.moves[..usize::from(self.len)]
     }
 
@@ -77,25 +77,38 @@ impl Piece {
 
     /// Sets `puzzle` (a copy of `root`) to this piece's node and returns where a search from it
     /// starts. Every move of a piece fits the board: `layer` made it from a legal slide.
-    fn enter<E: Estimator>(
+    pub(super) fn enter<E: Estimator>(
         &self,
         puzzle: &mut Position,
         root: &Position,
         estimator: &E,
         memo: E::Memo,
     ) -> SubtreeRoot<E::Memo> {
-        puzzle.reset(root);
-        let mut start = SubtreeRoot { memo, g: 0, last: ROOT, state: START };
-        for &direction in self.moves() {
-            if let Some((from, state)) = puzzle.slider(direction, start.state) {
-                let tile = puzzle.tiles()[from];
-                start.memo = estimator.slide(&start.memo, puzzle.tiles(), tile, from, puzzle.blank());
-                puzzle.slide(from);
-                start = SubtreeRoot { memo: start.memo, g: start.g + 1, last: direction, state };
-            }
-        }
-        start
+        enter(self.moves(), puzzle, root, estimator, memo)
     }
+}
+
+/// Sets `puzzle` (a copy of `root`, whose memo is `memo`) to the node that `moves` reach and
+/// returns where a search from it starts. A move that does not fit (no tile slides that way, or
+/// it completes a duplicate) is skipped: the start's `g` then falls short of the moves.
+pub(super) fn enter<E: Estimator>(
+    moves: &[u8],
+    puzzle: &mut Position,
+    root: &Position,
+    estimator: &E,
+    memo: E::Memo,
+) -> SubtreeRoot<E::Memo> {
+    puzzle.reset(root);
+    let mut start = SubtreeRoot { memo, g: 0, last: ROOT, state: START };
+    for &direction in moves {
+        if let Some((from, state)) = puzzle.slider(direction, start.state) {
+            let tile = puzzle.tiles()[from];
+            start.memo = estimator.slide(&start.memo, puzzle.tiles(), tile, from, puzzle.blank());
+            puzzle.slide(from);
+            start = SubtreeRoot { memo: start.memo, g: start.g + 1, last: direction, state };
+        }
+    }
+    start
 }
 
 /// What one iteration leaves the next: its pieces, in the layer's order (the order of their
@@ -110,7 +123,7 @@ impl History {
     /// Sets each of `pieces` (a layer, in its order) to the least h the last iteration reached
     /// below it, where that iteration searched there, and puts them nearest the goal first
     /// (the layer's order among equals).
-    fn order(&self, pieces: &mut [Piece]) {
+    pub(super) fn order(&self, pieces: &mut [Piece]) {
         if let Some(depth) = self.pieces.first().map(|piece| usize::from(piece.len)) {
             for piece in pieces.iter_mut() {
                 let prefix = &piece.moves()[..depth.min(usize::from(piece.len))];
@@ -126,9 +139,9 @@ impl History {
     }
 
     /// Keeps `pieces`, every one searched, with the least h at or below each (`closest`).
-    fn keep(&mut self, mut pieces: Vec<Piece>, closest: &[AtomicU32]) {
-        for (piece, closest) in pieces.iter_mut().zip(closest) {
-            piece.closest = closest.load(Ordering::Relaxed);
+    pub(super) fn keep(&mut self, mut pieces: Vec<Piece>, closest: &[u32]) {
+        for (piece, &closest) in pieces.iter_mut().zip(closest) {
+            piece.closest = closest;
         }
         pieces.sort_by(|a, b| a.moves().cmp(b.moves()));
         self.pieces = pieces;
@@ -172,11 +185,11 @@ impl Shared {
 }
 
 /// The search's fixed inputs for one iteration.
-struct Iteration<'e, E: Estimator> {
-    root: &'e Position,
-    estimator: &'e E,
-    memo: E::Memo,
-    bound: Threshold,
+pub(super) struct Iteration<'e, E: Estimator> {
+    pub(super) root: &'e Position,
+    pub(super) estimator: &'e E,
+    pub(super) memo: E::Memo,
+    pub(super) bound: Threshold,
 }
 
 /// Runs one iteration within `bound` from `root` (not the goal, and counted already) on the
@@ -244,7 +257,8 @@ where
         (None, Ok(())) => {
             let closest = shared.closest.iter().map(|slot| slot.load(Ordering::Relaxed)).min().unwrap_or(u32::MAX);
             if shared.searched.into_inner() == pieces.len() {
-                history.keep(pieces, &shared.closest);
+                let closest: Vec<u32> = shared.closest.iter().map(|slot| slot.load(Ordering::Relaxed)).collect();
+                history.keep(pieces, &closest);
             }
             Ok(Outcome::Cut { f: shared.cut.into_inner(), closest })
         }
@@ -254,7 +268,7 @@ where
 /// The pieces: the first layer, breadth-first from the root within the bound, with at least
 /// `wanted` nodes (or the layer at [`MAX_SPLIT_DEPTH`]), and the least f cut above it. A goal
 /// node above that layer is the only piece.
-fn layer<E: Estimator>(
+pub(super) fn layer<E: Estimator>(
     iteration: &Iteration<'_, E>,
     wanted: usize,
     meter: &mut Meter<'_>,
@@ -417,7 +431,7 @@ mod tests {
     /// `history` holding these pieces, as searched with the least h each reached.
     fn searched(pieces: &[(&[u8], u32)]) -> History {
         let mut history = History::default();
-        let closest: Vec<AtomicU32> = pieces.iter().map(|&(_, h)| AtomicU32::new(h)).collect();
+        let closest: Vec<u32> = pieces.iter().map(|&(_, h)| h).collect();
         history.keep(pieces.iter().map(|&(moves, _)| piece(moves, 99)).collect(), &closest);
         history
     }
