@@ -55,6 +55,7 @@ impl FarmPlan {
 /// ordered by `history`, which it then updates; `expected` is the forecast of its nodes. The
 /// outcome is the sequential search's; `None` when the farm could not take the iteration or
 /// failed during it, which the caller then runs itself.
+#[inline(never)]
 pub(super) fn iterate<E: Estimator>(
     plan: &FarmPlan,
     iteration: &Iteration<'_, E>,
