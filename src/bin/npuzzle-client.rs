@@ -46,7 +46,7 @@ use npuzzle::client::{
 };
 use npuzzle::service::{DatabaseSlot, Limits};
 use npuzzle::solver::pdb::cache::file_name;
-use npuzzle::solver::{Partition, PatternDatabases, cache_dir, wants_pattern_databases};
+use npuzzle::solver::{Partition, PatternDatabases, cache_dir, roughly, wants_pattern_databases};
 use npuzzle::text::moves_header;
 use npuzzle::{Board, proto, server};
 
@@ -383,15 +383,28 @@ impl ProgressDisplay {
 
     fn show(&self, event: StreamEvent<'_>) {
         let (Some(bar), StreamEvent::Progress(progress)) = (&self.0, event) else { return };
-        bar.set_message(format!(
-            "{}{} nodes expanded, priority {}, frontier {}, {:.1}s",
-            best_and_gap(progress.best_moves, progress.priority),
-            HumanCount(progress.nodes_expanded),
-            progress.priority,
-            HumanCount(progress.frontier_size),
-            Duration::from_micros(progress.elapsed_micros).as_secs_f64(),
-        ));
+        bar.set_message(progress_line(progress));
     }
+}
+
+/// A Progress in one line: the best known and the gap, the nodes, the bound, the frontier and
+/// the time, then the proof's forecast and the replicas searching, when the server sends them.
+fn progress_line(progress: &proto::Progress) -> String {
+    let mut line = format!(
+        "{}{} nodes expanded, priority {}, frontier {}, {:.1}s",
+        best_and_gap(progress.best_moves, progress.priority),
+        HumanCount(progress.nodes_expanded),
+        progress.priority,
+        HumanCount(progress.frontier_size),
+        Duration::from_micros(progress.elapsed_micros).as_secs_f64(),
+    );
+    if progress.proof_forecast_ms > 0 {
+        line.push_str(&format!(", proof needs {}", roughly(Duration::from_millis(progress.proof_forecast_ms))));
+    }
+    if progress.replicas > 1 {
+        line.push_str(&format!(", on {} replicas", progress.replicas));
+    }
+    line
 }
 
 /// `best 93 ≥ 89, gap 4.5 %, ` once a solution is known (the gap is the part of the best
@@ -409,5 +422,23 @@ impl Drop for ProgressDisplay {
         if let Some(bar) = &self.0 {
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_line_tells_the_forecast_and_the_replicas_only_when_sent() {
+        let mut progress =
+            proto::Progress { nodes_expanded: 12_345, priority: 52, elapsed_micros: 2_500_000, ..Default::default() };
+        let alone = progress_line(&progress);
+        assert_eq!(alone, "12,345 nodes expanded, priority 52, frontier 0, 2.5s");
+        progress.proof_forecast_ms = 90_000;
+        progress.replicas = 3;
+        assert_eq!(progress_line(&progress), format!("{alone}, proof needs about a minute, on 3 replicas"));
+        progress.replicas = 1;
+        assert!(!progress_line(&progress).contains("replicas"), "one replica is the search alone");
     }
 }
