@@ -9,7 +9,7 @@ use tonic::Code;
 use crate::certs::{Authority, Files};
 use crate::harness::{
     LONG_BOARD, LONG_MOVES, Nats, PASSWORD, QUICK_BOARD, QUICK_MOVES, Replica, USER, checked_moves, client,
-    let_them_meet, one_at_a_time, request, solve,
+    one_at_a_time, request, solve, two_replicas,
 };
 
 /// Long enough for a search of [`LONG_BOARD`] to be spread over both replicas.
@@ -38,8 +38,7 @@ async fn answer(call: tokio::task::JoinHandle<Result<usize, tonic::Status>>) -> 
 async fn a_worker_killed_mid_iteration_costs_no_optimal_answer() {
     let _one = one_at_a_time().await;
     let Some(nats) = Nats::start() else { return };
-    let (a, b) = (Replica::joined(&nats), Replica::joined(&nats));
-    let_them_meet();
+    let (a, b) = two_replicas(&nats);
     let call = long_search(&a).await;
     assert!(b.busy_within(Duration::from_secs(5)), "B runs none of A's pieces");
     b.process.signal("KILL");
@@ -54,8 +53,7 @@ async fn a_worker_killed_mid_iteration_costs_no_optimal_answer() {
 async fn a_cancelled_call_stops_its_pieces_on_every_replica() {
     let _one = one_at_a_time().await;
     let Some(nats) = Nats::start() else { return };
-    let (a, b) = (Replica::joined(&nats), Replica::joined(&nats));
-    let_them_meet();
+    let (a, b) = two_replicas(&nats);
     let call = long_search(&a).await;
     assert!(b.busy_within(Duration::from_secs(5)), "B runs none of A's pieces");
     call.abort();
@@ -72,8 +70,7 @@ async fn a_cancelled_call_stops_its_pieces_on_every_replica() {
 async fn a_killed_coordinator_fails_its_call_unavailable_and_leaves_the_others_idle() {
     let _one = one_at_a_time().await;
     let Some(nats) = Nats::start() else { return };
-    let (a, b) = (Replica::joined(&nats), Replica::joined(&nats));
-    let_them_meet();
+    let (a, b) = two_replicas(&nats);
     let call = long_search(&a).await;
     assert!(b.busy_within(Duration::from_secs(5)), "B runs none of A's pieces");
     a.process.signal("KILL");
@@ -89,8 +86,7 @@ async fn a_killed_coordinator_fails_its_call_unavailable_and_leaves_the_others_i
 async fn a_nats_restart_mid_search_leaves_the_answer_optimal_or_a_clear_error() {
     let _one = one_at_a_time().await;
     let Some(mut nats) = Nats::start() else { return };
-    let (a, _b) = (Replica::joined(&nats), Replica::joined(&nats));
-    let_them_meet();
+    let (a, _b) = two_replicas(&nats);
     let call = long_search(&a).await;
     nats.kill();
     tokio::time::sleep(Duration::from_millis(500)).await;

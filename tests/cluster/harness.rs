@@ -195,6 +195,13 @@ pub fn let_them_meet() {
     sleep(Duration::from_millis(1500));
 }
 
+/// Two replicas A and B joined to `nats`, once they have heard each other.
+pub fn two_replicas(nats: &Nats) -> (Replica, Replica) {
+    let pair = (Replica::joined(nats), Replica::joined(nats));
+    let_them_meet();
+    pair
+}
+
 /// The 5×5 board of `tiles`.
 pub fn board(tiles: &[u16]) -> proto::Board {
     proto::Board { dimension: 5, tiles: tiles.iter().map(|&tile| u32::from(tile)).collect() }

@@ -4,16 +4,15 @@
 use npuzzle::proto::{self, solve_stream_request, solve_stream_response::Event};
 
 use crate::harness::{
-    Nats, QUICK_BOARD, QUICK_MOVES, Replica, SPREAD_BOARD, SPREAD_MOVES, board, checked_moves, client, let_them_meet,
-    one_at_a_time, options, solve,
+    Nats, QUICK_BOARD, QUICK_MOVES, Replica, SPREAD_BOARD, SPREAD_MOVES, board, checked_moves, client, one_at_a_time,
+    options, solve, two_replicas,
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_search_asked_of_one_replica_runs_on_both_and_answers_the_optimum() {
     let _one = one_at_a_time().await;
     let Some(nats) = Nats::start() else { return };
-    let (a, b) = (Replica::joined(&nats), Replica::joined(&nats));
-    let_them_meet();
+    let (a, b) = two_replicas(&nats);
     let streamed = proto::SolveStreamRequest {
         puzzle: Some(solve_stream_request::Puzzle::Board(board(&SPREAD_BOARD))),
         options: Some(options()),
