@@ -7,8 +7,10 @@
 //!   size (a 3×3 board never comes here: its table answers it).
 //! - **Improvement** (a share of the time, [`IMPROVE_SHARE`], where a proof can follow; all of
 //!   it on boards larger than 5×5): on a 5×5 with its pattern databases, beam searches of
-//!   ever wider beams (`Improvement::beams`); then, on every size, windows of the path
-//!   searched again (`window`), in passes with ever longer windows.
+//!   ever wider beams (`Improvement::beams`); on a larger board near its goal, first its
+//!   tiles walked back home ([`constructive::near_goal`], [`RETRACE_SHARE`] of the time left);
+//!   then, on every size, windows of the path searched again (`window`), in passes with ever
+//!   longer windows.
 //! - **Proof** (4×4 and 5×5): IDA* with the strongest heuristic loaded; each iteration it
 //!   completes proves the next threshold. It finishes with an optimal path, or stops once its
 //!   bound reaches the best path's length, which is then proven shortest.
@@ -41,6 +43,9 @@ pub const MAX_PROOF_DIMENSION: usize = 5;
 /// The share of the time the improvement side takes before the proof, where a proof can
 /// follow.
 pub const IMPROVE_SHARE: f64 = 0.3;
+
+/// The share of the time left that walking a board near its goal back home may take.
+pub const RETRACE_SHARE: f64 = 0.8;
 
 /// The first beam's width on a 5×5: twice FAST's, whose path is already in hand.
 const FIRST_BEAM: usize = constructive::BEAM_WIDTH * 2;
@@ -162,6 +167,9 @@ struct Improvement {
     last_beam_nodes: u64,
     /// The next windows' length.
     window: usize,
+    /// Whether a board near its goal was retraced (once is enough: it is no search that a
+    /// longer turn widens).
+    retraced: bool,
 }
 
 /// What ends a turn of the improvement side besides the search's own clock and node budget.
@@ -175,7 +183,13 @@ enum TurnEnd {
 
 impl Improvement {
     fn new() -> Improvement {
-        Improvement { beam: FIRST_BEAM, last_beam: Duration::ZERO, last_beam_nodes: 0, window: FIRST_WINDOW }
+        Improvement {
+            beam: FIRST_BEAM,
+            last_beam: Duration::ZERO,
+            last_beam_nodes: 0,
+            window: FIRST_WINDOW,
+            retraced: false,
+        }
     }
 
     /// One turn of the improvement side, until `end` or the meter's own limits: wider beams on
@@ -195,6 +209,10 @@ impl Improvement {
                 self.beams(best, databases, meter)?;
             }
             if best.board.dimension() > beam::MAX_DIMENSION {
+                if !self.retraced {
+                    self.retraced = true;
+                    retrace(best, five, meter)?;
+                }
                 stage_beams(best, five, meter)?;
             }
             self.windows(best, meter)
@@ -207,6 +225,20 @@ impl Improvement {
             Err(error) if !ends_improvement(&error) => Err(error),
             _ => Ok(()),
         }
+    }
+}
+
+/// For a board near its goal ([`constructive::near_goal`]), its path walked back home, within
+/// [`RETRACE_SHARE`] of the time left.
+fn retrace(best: &mut Best<'_>, five: Option<&PatternDatabases>, meter: &mut Meter<'_>) -> Result<(), SearchError> {
+    let until = meter.time_left().map(|left| Instant::now() + left.mul_f64(RETRACE_SHARE));
+    let Some(until) = until else { return Ok(()) };
+    let max_moves = best.moves() as usize;
+    match meter.within_phase(until, |meter| constructive::near_goal(best.board, five, max_moves, meter)) {
+        Ok(Some(Some(path))) => best.offer(path, meter),
+        Ok(_) => Ok(()),
+        Err(error) if ends_improvement(&error) => Ok(()),
+        Err(error) => Err(error),
     }
 }
 

@@ -13,6 +13,7 @@
 //! What a placed path costs against the Manhattan distance on a 128×128 board is in
 //! `docs/performance.md`, "Every size: FAST and BOUNDED".
 
+mod retrace;
 pub(in crate::solver::search) mod shorten;
 
 use crate::board::{Board, Direction};
@@ -25,6 +26,10 @@ use crate::solver::pdb::{PatternDatabases, with_heuristic};
 use crate::solver::search::beam;
 use crate::solver::search::placing::{Grid, stage};
 use crate::solver::search::{PathWithBound, Weight, distance_table, idastar};
+
+/// The most of its unsolved region's cells a board near its goal has misplaced (see
+/// [`near_goal`]): beyond that, the retrace's patches run into each other.
+pub const NEAR_GOAL_SHARE: f64 = 0.5;
 
 /// The side of the region left to search once rows and columns are placed, without 5×5
 /// pattern databases.
@@ -102,6 +107,41 @@ pub(in crate::solver::search) fn finish_region(
     let rest = region(n, tiles, n - finish)?;
     let refinement = if full { Refinement::Full } else { Refinement::None };
     Ok(search(&rest, databases, refinement, meter)?.path)
+}
+
+/// A path for a `board` near its goal, `None` for any other: where at most
+/// [`NEAR_GOAL_SHARE`] of the cells of its unsolved region (the smallest bottom-right square
+/// that holds the blank and every misplaced tile) are misplaced. The region's tiles are walked
+/// back home (`retrace`), then whatever the walk leaves is placed and finished as [`solve`]
+/// does with `five`. `max_moves` caps the walk: a path in hand that long need not be beaten.
+pub(in crate::solver::search) fn near_goal(
+    board: &Board,
+    five: Option<&PatternDatabases>,
+    max_moves: usize,
+    meter: &mut Meter<'_>,
+) -> Result<Option<Vec<Direction>>, SearchError> {
+    let n = board.dimension();
+    let tiles = board.tiles();
+    let unsolved = |&cell: &usize| tiles[cell] == 0 || usize::from(tiles[cell]) != cell + 1;
+    let Some(offset) = (0..n * n).filter(unsolved).map(|cell| (cell / n).min(cell % n)).min() else {
+        return Ok(Some(Vec::new()));
+    };
+    let side = n - offset;
+    let misplaced = (0..n * n).filter(unsolved).count();
+    if side <= FINISH || misplaced as f64 > NEAR_GOAL_SHARE * (side * side) as f64 {
+        return Ok(None);
+    }
+    let region = region(n, tiles, offset)?;
+    let mut path = retrace::walk(&region, max_moves, meter)?;
+    let mut reached = region.clone();
+    for &direction in &path {
+        reached =
+            reached.slide(direction).ok_or_else(|| SearchError::Internal("a retraced move leaves the board".into()))?.0;
+    }
+    if !reached.is_goal() {
+        path.extend(solve(&reached, None, five, meter)?.path);
+    }
+    Ok(Some(shorten::cancel_undos(&path)))
 }
 
 /// `board`'s rows and columns placed until the unsolved region is `finish` wide, and that
@@ -265,4 +305,58 @@ fn suffixes(
         }
     }
     Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::{Rng, random_board};
+    use crate::solver::method::{Method, Plan};
+    use crate::solver::options::{Algorithm, Options};
+    use crate::solver::progress::{ProgressReport, Stop};
+    use crate::solver::search::samples::reaches_goal;
+
+    /// The goal of side `n` after `moves` random slides of the blank, none undoing the last.
+    fn scrambled(n: usize, moves: usize, seed: u64) -> Board {
+        let mut rng = Rng::new(seed);
+        let mut board = Board::goal(n).expect("a goal");
+        let mut last: Option<Direction> = None;
+        let mut made = 0;
+        while made < moves {
+            let direction = Direction::ALL[rng.below(4)];
+            if last == Some(direction.opposite()) {
+                continue;
+            }
+            if let Some((next, _)) = board.slide(direction) {
+                (board, last, made) = (next, Some(direction), made + 1);
+            }
+        }
+        board
+    }
+
+    #[test]
+    fn a_board_near_its_goal_is_walked_back_far_shorter_than_placed() {
+        let board = scrambled(24, 400, 7);
+        let plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict, method: Method::Fast };
+        let (options, stop) = (Options::default(), Stop::new());
+        let mut progress = |_: &ProgressReport| {};
+        let mut meter = Meter::new(&options, plan, 24, &mut progress, &stop);
+        let placed = solve(&board, None, None, &mut meter).expect("placed").path;
+        let walked = near_goal(&board, None, placed.len(), &mut meter).expect("walks").expect("near its goal");
+        let bound = LinearConflict::new(24).start(board.tiles()) as usize;
+        assert!(reaches_goal(&board, &walked));
+        assert!(walked.len() * 2 < placed.len(), "walked {} against placed {}", walked.len(), placed.len());
+        assert!(walked.len() <= 3 * bound, "walked {} against a bound of {bound}", walked.len());
+    }
+
+    #[test]
+    fn a_random_board_is_not_near_its_goal() {
+        let board = random_board(12, &mut Rng::new(3)).expect("a board");
+        let plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict, method: Method::Fast };
+        let (options, stop) = (Options::default(), Stop::new());
+        let mut progress = |_: &ProgressReport| {};
+        let mut meter = Meter::new(&options, plan, 12, &mut progress, &stop);
+        assert_eq!(near_goal(&board, None, usize::MAX, &mut meter).expect("no error"), None);
+        assert_eq!(meter.stats().nodes_expanded, 0);
+    }
 }
