@@ -1,7 +1,8 @@
 //! Seeded random boards, so that benchmarks and tests draw the same boards on every run: a
-//! small deterministic generator (xorshift64*) and a uniform shuffle made solvable.
+//! small deterministic generator (xorshift64*), a uniform shuffle made solvable, and a walk of
+//! the blank from the goal (a board near its goal).
 
-use crate::board::{Board, BoardError};
+use crate::board::{Board, BoardError, Direction};
 
 /// A small deterministic generator (xorshift64*): the same seed gives the same numbers on every
 /// machine, so a benchmark's boards and a failing test's board can be drawn again.
@@ -46,9 +47,35 @@ pub fn random_board(n: usize, rng: &mut Rng) -> Result<Board, BoardError> {
     Ok(if board.is_solvable() { board } else { board.twin() })
 }
 
+/// The goal of side `n` after `steps` random slides, none undoing the one before: a board at
+/// most `steps` moves from its goal, as a shuffled physical puzzle is.
+pub fn walked_board(n: usize, steps: usize, rng: &mut Rng) -> Result<Board, BoardError> {
+    let mut board = Board::goal(n)?;
+    let mut last: Option<Direction> = None;
+    let mut made = 0;
+    while made < steps {
+        let direction = Direction::ALL[rng.below(Direction::ALL.len())];
+        if last == Some(direction.opposite()) {
+            continue;
+        }
+        if let Some((next, _)) = board.slide(direction) {
+            (board, last, made) = (next, Some(direction), made + 1);
+        }
+    }
+    Ok(board)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_walk_of_one_step_is_one_move_from_the_goal() {
+        let board = walked_board(5, 1, &mut Rng::new(9)).expect("a board");
+        assert_eq!(board.manhattan(), 1);
+        assert_ne!(board.blank_index(), 24);
+        assert_eq!(walked_board(5, 0, &mut Rng::new(9)).expect("a board"), Board::goal(5).expect("a goal"));
+    }
 
     #[test]
     fn the_same_seed_draws_the_same_solvable_board() {

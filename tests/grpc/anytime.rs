@@ -1,14 +1,15 @@
 //! OPTIMALITY_ANYTIME over real gRPC: every board answered OK by its time limit, shorter
 //! solutions streamed as `improved` before the one final `solution`, the lower bound never above
 //! the known optimum, `optimal` only when proven, 3×3 and 4×4 (with tables) answers optimal, a
-//! 64×64 answer shorter than FAST's, and a cancelled stream leaving no search.
+//! 64×64 answer shorter than FAST's, a board near its goal within three times its bound, and a
+//! cancelled stream leaving no search.
 
 use std::time::{Duration, Instant};
 
 use crate::common::{self, HARD_4X4, HARDEST_3X3, STOP_WITHIN, board, config, start, stream_request};
 use crate::support;
 use npuzzle::proto::{self, solve_stream_response::Event};
-use npuzzle::random::{Rng, random_board};
+use npuzzle::random::{Rng, random_board, walked_board};
 use npuzzle::server::Config;
 use npuzzle::service::DatabaseSlot;
 
@@ -128,6 +129,22 @@ async fn a_64x64_anytime_answer_is_shorter_than_fast() {
     assert_eq!(last.blank_moves.len() as i32, last.moves);
     assert!(!last.optimal && last.lower_bound > 0);
     println!("64x64: FAST {} moves, anytime {} (bound {})", fast.moves, last.moves, last.lower_bound);
+}
+
+#[tokio::test]
+async fn a_board_near_its_goal_is_answered_within_three_times_its_bound() {
+    let server = start(config()).await;
+    let near = walked_board(20, 200, &mut Rng::new(20)).expect("a board");
+    let tiles: Vec<u32> = near.tiles().iter().map(|&tile| u32::from(tile)).collect();
+    let fast = proto::SolveOptions { optimality: proto::Optimality::Fast.into(), ..proto::SolveOptions::default() };
+    let request = common::solve_request(board(20, &tiles), Some(fast));
+    let fast =
+        server.client().await.solve(request).await.expect("FAST answers").into_inner().solution.expect("a solution");
+    let (improved, last, _) = stream(&server, board(20, &tiles), 3000).await;
+    assert_shrinking(&improved, &last);
+    println!("20x20 near its goal: FAST {} moves, anytime {} (bound {})", fast.moves, last.moves, last.lower_bound);
+    assert!(last.moves <= 3 * last.lower_bound as i32, "anytime {} moves, bound {}", last.moves, last.lower_bound);
+    assert!(2 * last.moves < fast.moves, "anytime {} moves, FAST {}", last.moves, fast.moves);
 }
 
 #[tokio::test]

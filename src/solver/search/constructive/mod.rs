@@ -310,33 +310,15 @@ fn suffixes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::random::{Rng, random_board};
+    use crate::random::{Rng, random_board, walked_board};
     use crate::solver::method::{Method, Plan};
     use crate::solver::options::{Algorithm, Options};
     use crate::solver::progress::{ProgressReport, Stop};
     use crate::solver::search::samples::reaches_goal;
 
-    /// The goal of side `n` after `moves` random slides of the blank, none undoing the last.
-    fn scrambled(n: usize, moves: usize, seed: u64) -> Board {
-        let mut rng = Rng::new(seed);
-        let mut board = Board::goal(n).expect("a goal");
-        let mut last: Option<Direction> = None;
-        let mut made = 0;
-        while made < moves {
-            let direction = Direction::ALL[rng.below(4)];
-            if last == Some(direction.opposite()) {
-                continue;
-            }
-            if let Some((next, _)) = board.slide(direction) {
-                (board, last, made) = (next, Some(direction), made + 1);
-            }
-        }
-        board
-    }
-
     #[test]
     fn a_board_near_its_goal_is_walked_back_far_shorter_than_placed() {
-        let board = scrambled(24, 400, 7);
+        let board = walked_board(24, 400, &mut Rng::new(7)).expect("a board");
         let plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict, method: Method::Fast };
         let (options, stop) = (Options::default(), Stop::new());
         let mut progress = |_: &ProgressReport| {};
