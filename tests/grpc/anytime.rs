@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::{self, HARD_4X4, HARDEST_3X3, STOP_WITHIN, board, config, start, stream_request};
 use crate::support;
+use npuzzle::board::Board;
 use npuzzle::proto::{self, solve_stream_response::Event};
 use npuzzle::random::{Rng, random_board, walked_board};
 use npuzzle::server::Config;
@@ -114,15 +115,20 @@ async fn a_4x4_anytime_answer_with_tables_is_optimal() {
     assert!(took < Duration::from_secs(10), "the proof ends the search: {took:?}");
 }
 
+/// `board`'s tiles as the wire carries them, and FAST's answer to it from `server`.
+async fn tiles_and_fast(server: &common::TestServer, board: &Board) -> (Vec<u32>, proto::Solution) {
+    let tiles: Vec<u32> = board.tiles().iter().map(|&tile| u32::from(tile)).collect();
+    let fast = proto::SolveOptions { optimality: proto::Optimality::Fast.into(), ..proto::SolveOptions::default() };
+    let request = common::solve_request(self::board(board.dimension() as u32, &tiles), Some(fast));
+    let fast =
+        server.client().await.solve(request).await.expect("FAST answers").into_inner().solution.expect("a solution");
+    (tiles, fast)
+}
+
 #[tokio::test]
 async fn a_64x64_anytime_answer_is_shorter_than_fast() {
     let server = start(config()).await;
-    let random = random_board(64, &mut Rng::new(64)).expect("a board");
-    let tiles: Vec<u32> = random.tiles().iter().map(|&tile| u32::from(tile)).collect();
-    let fast = proto::SolveOptions { optimality: proto::Optimality::Fast.into(), ..proto::SolveOptions::default() };
-    let request = common::solve_request(board(64, &tiles), Some(fast));
-    let fast =
-        server.client().await.solve(request).await.expect("FAST answers").into_inner().solution.expect("a solution");
+    let (tiles, fast) = tiles_and_fast(&server, &random_board(64, &mut Rng::new(64)).expect("a board")).await;
     let (improved, last, _) = stream(&server, board(64, &tiles), 1500).await;
     assert_shrinking(&improved, &last);
     assert!(last.moves < fast.moves, "anytime {} moves, FAST {}", last.moves, fast.moves);
@@ -134,12 +140,7 @@ async fn a_64x64_anytime_answer_is_shorter_than_fast() {
 #[tokio::test]
 async fn a_board_near_its_goal_is_answered_within_three_times_its_bound() {
     let server = start(config()).await;
-    let near = walked_board(20, 200, &mut Rng::new(20)).expect("a board");
-    let tiles: Vec<u32> = near.tiles().iter().map(|&tile| u32::from(tile)).collect();
-    let fast = proto::SolveOptions { optimality: proto::Optimality::Fast.into(), ..proto::SolveOptions::default() };
-    let request = common::solve_request(board(20, &tiles), Some(fast));
-    let fast =
-        server.client().await.solve(request).await.expect("FAST answers").into_inner().solution.expect("a solution");
+    let (tiles, fast) = tiles_and_fast(&server, &walked_board(20, 200, &mut Rng::new(20)).expect("a board")).await;
     let (improved, last, _) = stream(&server, board(20, &tiles), 3000).await;
     assert_shrinking(&improved, &last);
     println!("20x20 near its goal: FAST {} moves, anytime {} (bound {})", fast.moves, last.moves, last.lower_bound);
