@@ -228,13 +228,17 @@ impl Improvement {
     }
 }
 
-/// For a board near its goal ([`constructive::near_goal`]), its path walked back home, within
+/// For a board near its goal ([`constructive::near_goal`]) whose path in hand is over twice its
+/// bound (FAST's own retrace has a node budget), its path walked back home, within
 /// [`RETRACE_SHARE`] of the time left.
 fn retrace(best: &mut Best<'_>, five: Option<&PatternDatabases>, meter: &mut Meter<'_>) -> Result<(), SearchError> {
     let until = meter.time_left().map(|left| Instant::now() + left.mul_f64(RETRACE_SHARE));
     let Some(until) = until else { return Ok(()) };
+    if best.moves() <= 2 * best.found.lower_bound {
+        return Ok(());
+    }
     let max_moves = best.moves() as usize;
-    match meter.within_phase(until, |meter| constructive::near_goal(best.board, five, max_moves, meter)) {
+    match meter.within_phase(until, |meter| constructive::near_goal(best.board, five, max_moves, u64::MAX, meter)) {
         Ok(Some(Some(path))) => best.offer(path, meter),
         Ok(_) => Ok(()),
         Err(error) if ends_improvement(&error) => Ok(()),

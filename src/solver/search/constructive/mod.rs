@@ -10,6 +10,10 @@
 //! `shorten` then removes moves that are undone at once. The lower bound is the root's linear
 //! conflict (or the search's bound when the whole board was searched).
 //!
+//! A board near its goal pays for placing many times its distance, so when the placed path is
+//! over twice the bound, the board's tiles are also walked back home (`retrace`, see
+//! [`near_goal`]) within [`FAST_RETRACE_CELLS`], and the shorter path answers.
+//!
 //! What a placed path costs against the Manhattan distance on a 128×128 board is in
 //! `docs/performance.md`, "Every size: FAST and BOUNDED".
 
@@ -26,6 +30,11 @@ use crate::solver::pdb::{PatternDatabases, with_heuristic};
 use crate::solver::search::beam;
 use crate::solver::search::placing::{Grid, stage};
 use crate::solver::search::{PathWithBound, Weight, distance_table, idastar};
+
+/// The boards FAST's retrace may expand, times its region's cells: a board's work is mostly
+/// copying them, and this many cells take well under a second (a 20×20 board 200 moves from
+/// its goal is retraced in full, a 128×128 one 2,000 moves away is not).
+pub const FAST_RETRACE_CELLS: u64 = 1 << 27;
 
 /// The most of its unsolved region's cells a board near its goal has misplaced (see
 /// [`near_goal`]): beyond that, the retrace's patches run into each other.
@@ -65,8 +74,28 @@ pub const SUFFIX_NODES: u64 = 500_000;
 
 /// A path to the goal for a solvable `board` of any size, finished with whichever of the 4×4
 /// (`four`) and 5×5 (`five`) pattern databases are loaded. `meter` counts the nodes of the
-/// finishing search, and its stop flag and deadline end it.
+/// finishing search, and its stop flag and deadline end it. A board near its goal whose placed
+/// path is over twice its bound is also retraced ([`near_goal`]) within [`FAST_RETRACE_CELLS`],
+/// and the shorter path answers.
 pub fn solve(
+    board: &Board,
+    four: Option<&PatternDatabases>,
+    five: Option<&PatternDatabases>,
+    meter: &mut Meter<'_>,
+) -> Result<PathWithBound, SearchError> {
+    let mut found = placed_solve(board, four, five, meter)?;
+    if found.path.len() as u64 > 2 * u64::from(found.lower_bound) {
+        match near_goal(board, five, found.path.len(), FAST_RETRACE_CELLS, meter) {
+            Ok(Some(path)) if path.len() < found.path.len() => found.path = path,
+            Ok(_) | Err(SearchError::NodeBudgetExhausted { .. }) => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(found)
+}
+
+/// [`solve`] without the retrace: rows and columns placed, the last region searched.
+fn placed_solve(
     board: &Board,
     four: Option<&PatternDatabases>,
     five: Option<&PatternDatabases>,
@@ -114,10 +143,13 @@ pub(in crate::solver::search) fn finish_region(
 /// that holds the blank and every misplaced tile) are misplaced. The region's tiles are walked
 /// back home (`retrace`), then whatever the walk leaves is placed and finished as [`solve`]
 /// does with `five`. `max_moves` caps the walk: a path in hand that long need not be beaten.
+/// The walk expands at most `max_cells` ÷ the region's cells boards (a board's work is
+/// copying its cells), else it ends with [`SearchError::NodeBudgetExhausted`].
 pub(in crate::solver::search) fn near_goal(
     board: &Board,
     five: Option<&PatternDatabases>,
     max_moves: usize,
+    max_cells: u64,
     meter: &mut Meter<'_>,
 ) -> Result<Option<Vec<Direction>>, SearchError> {
     let n = board.dimension();
@@ -132,14 +164,15 @@ pub(in crate::solver::search) fn near_goal(
         return Ok(None);
     }
     let region = region(n, tiles, offset)?;
-    let mut path = retrace::walk(&region, max_moves, meter)?;
+    let boards = max_cells / (side * side) as u64;
+    let mut path = meter.with_node_allowance(boards, |meter| retrace::walk(&region, max_moves, meter))?;
     let mut reached = region.clone();
     for &direction in &path {
         reached =
             reached.slide(direction).ok_or_else(|| SearchError::Internal("a retraced move leaves the board".into()))?.0;
     }
     if !reached.is_goal() {
-        path.extend(solve(&reached, None, five, meter)?.path);
+        path.extend(placed_solve(&reached, None, five, meter)?.path);
     }
     Ok(Some(shorten::cancel_undos(&path)))
 }
@@ -316,15 +349,21 @@ mod tests {
     use crate::solver::progress::{ProgressReport, Stop};
     use crate::solver::search::samples::reaches_goal;
 
-    #[test]
-    fn a_board_near_its_goal_is_walked_back_far_shorter_than_placed() {
-        let board = walked_board(24, 400, &mut Rng::new(7)).expect("a board");
+    /// What `search` gives with a FAST meter of no limits for an `n`×`n` board.
+    fn metered<T>(n: usize, search: impl FnOnce(&mut Meter<'_>) -> T) -> T {
         let plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict, method: Method::Fast };
         let (options, stop) = (Options::default(), Stop::new());
         let mut progress = |_: &ProgressReport| {};
-        let mut meter = Meter::new(&options, plan, 24, &mut progress, &stop);
-        let placed = solve(&board, None, None, &mut meter).expect("placed").path;
-        let walked = near_goal(&board, None, placed.len(), &mut meter).expect("walks").expect("near its goal");
+        search(&mut Meter::new(&options, plan, n, &mut progress, &stop))
+    }
+
+    #[test]
+    fn a_board_near_its_goal_is_walked_back_far_shorter_than_placed() {
+        let board = walked_board(24, 400, &mut Rng::new(7)).expect("a board");
+        let placed = metered(24, |meter| placed_solve(&board, None, None, meter)).expect("placed").path;
+        let walked = metered(24, |meter| near_goal(&board, None, placed.len(), u64::MAX, meter))
+            .expect("walks")
+            .expect("near its goal");
         let bound = LinearConflict::new(24).start(board.tiles()) as usize;
         assert!(reaches_goal(&board, &walked));
         assert!(walked.len() * 2 < placed.len(), "walked {} against placed {}", walked.len(), placed.len());
@@ -332,13 +371,22 @@ mod tests {
     }
 
     #[test]
+    fn fast_retraces_a_board_near_its_goal_within_its_budget() {
+        let board = walked_board(20, 200, &mut Rng::new(20)).expect("a board");
+        let placed = metered(20, |meter| placed_solve(&board, None, None, meter)).expect("placed").path;
+        let fast = metered(20, |meter| solve(&board, None, None, meter)).expect("FAST");
+        assert!(reaches_goal(&board, &fast.path));
+        let (moves, bound) = (fast.path.len(), fast.lower_bound as usize);
+        assert!(moves <= 2 * bound, "FAST {moves} against a bound of {bound}");
+        assert!(moves * 4 < placed.len(), "FAST {moves} against placed {}", placed.len());
+    }
+
+    #[test]
     fn a_random_board_is_not_near_its_goal() {
         let board = random_board(12, &mut Rng::new(3)).expect("a board");
-        let plan = Plan { algorithm: Algorithm::IdaStar, heuristic: Heuristic::LinearConflict, method: Method::Fast };
-        let (options, stop) = (Options::default(), Stop::new());
-        let mut progress = |_: &ProgressReport| {};
-        let mut meter = Meter::new(&options, plan, 12, &mut progress, &stop);
-        assert_eq!(near_goal(&board, None, usize::MAX, &mut meter).expect("no error"), None);
-        assert_eq!(meter.stats().nodes_expanded, 0);
+        metered(12, |meter| {
+            assert_eq!(near_goal(&board, None, usize::MAX, u64::MAX, meter).expect("no error"), None);
+            assert_eq!(meter.stats().nodes_expanded, 0);
+        });
     }
 }
