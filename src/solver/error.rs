@@ -119,6 +119,18 @@ pub enum SearchError {
 }
 
 impl SearchError {
+    /// Whether a search ran out of its clock, its node budget or its memory budget (not the
+    /// caller's cancel): a driver with a path in hand answers with it instead.
+    pub fn is_out_of_budget(&self) -> bool {
+        matches!(
+            self,
+            SearchError::DeadlineExceeded { .. }
+                | SearchError::TimeLimitExceeded { .. }
+                | SearchError::NodeBudgetExhausted { .. }
+                | SearchError::MemoryBudgetExhausted { .. }
+        )
+    }
+
     /// What happened, in one sentence without what to try: a budget's limit, the method that ran
     /// and the board's size. An interface says what to try in its own words.
     pub fn summary(&self) -> String {

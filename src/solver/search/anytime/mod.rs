@@ -137,24 +137,12 @@ pub fn solve(
                     break;
                 }
             }
-            Err(error) if ends_improvement(&error) => break,
+            Err(error) if error.is_out_of_budget() => break,
             Err(error) => return Err(error),
         }
     }
     let lower_bound = best.found.lower_bound.max(meter.proven()).min(best.moves());
     Ok(PathWithBound { path: best.found.path, lower_bound })
-}
-
-/// Whether `error` only ends a side's work, leaving the best path in hand as the answer: the
-/// clock or the node budget, not the caller's cancel.
-fn ends_improvement(error: &SearchError) -> bool {
-    matches!(
-        error,
-        SearchError::DeadlineExceeded { .. }
-            | SearchError::TimeLimitExceeded { .. }
-            | SearchError::NodeBudgetExhausted { .. }
-            | SearchError::MemoryBudgetExhausted { .. }
-    )
 }
 
 /// Where the improvement side stands, so that a second turn (after the proof gives its time
@@ -222,7 +210,7 @@ impl Improvement {
             TurnEnd::At(until) => meter.within_phase(until, improving).map(|_| ()),
         };
         match improved {
-            Err(error) if !ends_improvement(&error) => Err(error),
+            Err(error) if !error.is_out_of_budget() => Err(error),
             _ => Ok(()),
         }
     }
@@ -241,7 +229,7 @@ fn retrace(best: &mut Best<'_>, five: Option<&PatternDatabases>, meter: &mut Met
     match meter.within_phase(until, |meter| constructive::near_goal(best.board, five, max_moves, u64::MAX, meter)) {
         Ok(Some(Some(path))) => best.offer(path, meter),
         Ok(_) => Ok(()),
-        Err(error) if ends_improvement(&error) => Ok(()),
+        Err(error) if error.is_out_of_budget() => Ok(()),
         Err(error) => Err(error),
     }
 }
@@ -282,7 +270,7 @@ fn stage_beams(best: &mut Best<'_>, five: Option<&PatternDatabases>, meter: &mut
     });
     match ran {
         Ok(_) => {}
-        Err(error) if ends_improvement(&error) => {}
+        Err(error) if error.is_out_of_budget() => {}
         Err(error) => return Err(error),
     }
     if let (Some((_, tiles, mut path)), Some(_)) = (shortest, databases) {

@@ -87,7 +87,9 @@ pub fn solve(
     if found.path.len() as u64 > 2 * u64::from(found.lower_bound) {
         match near_goal(board, five, found.path.len(), FAST_RETRACE_CELLS, meter) {
             Ok(Some(path)) if path.len() < found.path.len() => found.path = path,
-            Ok(_) | Err(SearchError::NodeBudgetExhausted { .. }) => {}
+            // Out of its budget or the time, the placed path in hand answers.
+            Ok(_) => {}
+            Err(error) if error.is_out_of_budget() => {}
             Err(error) => return Err(error),
         }
     }
