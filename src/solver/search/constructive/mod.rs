@@ -18,6 +18,7 @@
 //! `docs/performance.md`, "Every size: FAST and BOUNDED".
 
 mod retrace;
+mod rings;
 pub(in crate::solver::search) mod shorten;
 
 use crate::board::{Board, Direction};
@@ -32,9 +33,14 @@ use crate::solver::search::placing::{Grid, stage};
 use crate::solver::search::{PathWithBound, Weight, distance_table, idastar};
 
 /// The boards FAST's retrace may expand, times its region's cells: a board's work is mostly
-/// copying them, and this many cells take well under a second (a 20×20 board 200 moves from
-/// its goal is retraced in full, a 128×128 one 2,000 moves away is not).
-pub const FAST_RETRACE_CELLS: u64 = 1 << 27;
+/// copying and reading them, and this many cells take about a second (a 64×64 board 500 moves
+/// from its goal is retraced in full, a 128×128 one 2,000 moves away is not begun).
+pub const FAST_RETRACE_CELLS: u64 = 1 << 29;
+
+/// The layers of the retrace's beams a unit of the region's distance is expected to take,
+/// for the boards near their goal measured (between 1.3 and 2.5): a walk expected to need more
+/// than its budget of cells is not begun.
+pub const RETRACE_LAYERS_PER_UNIT: u64 = 2;
 
 /// The most of its unsolved region's cells a board near its goal has misplaced (see
 /// [`near_goal`]): beyond that, the retrace's patches run into each other.
@@ -146,7 +152,8 @@ pub(in crate::solver::search) fn finish_region(
 /// back home (`retrace`), then whatever the walk leaves is placed and finished as [`solve`]
 /// does with `five`. `max_moves` caps the walk: a path in hand that long need not be beaten.
 /// The walk expands at most `max_cells` ÷ the region's cells boards (a board's work is
-/// copying its cells), else it ends with [`SearchError::NodeBudgetExhausted`].
+/// copying its cells), else it ends with [`SearchError::NodeBudgetExhausted`]; a walk expected
+/// to need more ([`RETRACE_LAYERS_PER_UNIT`]) is not begun, and answers `None`.
 pub(in crate::solver::search) fn near_goal(
     board: &Board,
     five: Option<&PatternDatabases>,
@@ -167,6 +174,10 @@ pub(in crate::solver::search) fn near_goal(
     }
     let region = region(n, tiles, offset)?;
     let boards = max_cells / (side * side) as u64;
+    let expected = u64::from(LinearConflict::new(side).start(region.tiles())) * RETRACE_LAYERS_PER_UNIT;
+    if expected.saturating_mul(retrace::WIDTH as u64) > boards {
+        return Ok(None);
+    }
     let mut path = meter.with_node_allowance(boards, |meter| retrace::walk(&region, max_moves, meter))?;
     let mut reached = region.clone();
     for &direction in &path {

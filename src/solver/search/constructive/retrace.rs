@@ -3,8 +3,11 @@
 //!
 //! Near the goal, the misplaced tiles lie along the trail the blank left, and the linear
 //! conflict distance falls by one with each step back along it. So a beam over single moves
-//! ([`WIDTH`] boards a layer, ranked by that distance, no board twice) walks back down, and
-//! stops [`STUCK_LAYERS`] layers after its last new best, keeping the path to that best.
+//! ([`WIDTH`] boards a layer, no board twice) walks back down, and stops [`STUCK_LAYERS`]
+//! layers after its last new best, keeping the path to that best. It ranks boards by that
+//! distance plus the debt of the rings they leave behind ([`super::rings`]): where the trail
+//! crossed itself, a step back along it can skip a loop, and the trip back for it later costs
+//! more than the whole loop.
 //!
 //! The beam sticks where the patch round the blank is done and the next one is far. Then the
 //! tiles still misplaced near the blank are held where they are, the blank travels to the
@@ -22,6 +25,8 @@ use crate::solver::error::SearchError;
 use crate::solver::heuristic::Estimator;
 use crate::solver::heuristic::linear_conflict::LinearConflict;
 use crate::solver::meter::Meter;
+
+use super::rings::Rings;
 
 /// The boards a layer of each beam keeps.
 pub const WIDTH: usize = 256;
@@ -45,7 +50,8 @@ pub(in crate::solver::search) fn walk(
     let mut last_release = u32::MAX;
     let mut best = (u32::MAX, 0);
     loop {
-        let (moves, left) = beam(walk.n, &walk.estimator, &walk.labels(), walk.blank, meter)?;
+        let debts = walk.holds_nothing();
+        let (moves, left) = beam(walk.n, &walk.estimator, &walk.labels(), walk.blank, debts, meter)?;
         walk.apply(&moves)?;
         let distance = walk.estimator.start(&walk.tiles);
         if walk.holds_nothing() && distance < best.0 {
@@ -199,7 +205,8 @@ impl Walk {
 /// A child of a layer's board, not yet made.
 #[derive(Clone, Copy)]
 struct Child {
-    /// The distance in the high half, the hash's low half below it.
+    /// The score (its distance plus its parent's debt) in the high half, the hash's low half
+    /// below it.
     key: u64,
     hash: u64,
     parent: u32,
@@ -213,6 +220,8 @@ struct Child {
 struct Node {
     blank: u32,
     distance: u32,
+    /// The distance plus the rings' debt: what the beam ranks by.
+    score: u32,
     direction: Direction,
     hash: u64,
 }
@@ -227,25 +236,36 @@ fn zobrist(cell: usize, tile: u16) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The moves of a beam from `root` (an `n`×`n` board, blank at `root_blank`) to the best board it reaches
-/// before [`STUCK_LAYERS`] layers pass without a better one, and that board's distance.
+/// The moves of a beam from `root` (an `n`×`n` board, blank at `root_blank`) to the best board
+/// it reaches before [`STUCK_LAYERS`] layers pass without a better one, and that board's
+/// distance. With `debts` (no tile held, so the labels are a permutation) a board's score is
+/// its distance plus its rings' debt, else its distance alone.
 fn beam(
     n: usize,
     estimator: &LinearConflict,
     root: &[u16],
     root_blank: usize,
+    debts: bool,
     meter: &mut Meter<'_>,
 ) -> Result<(Vec<Direction>, u32), SearchError> {
     let cells = n * n;
     let root_distance = estimator.start(root);
     let root_hash = root.iter().enumerate().fold(0, |hash, (cell, &tile)| hash ^ zobrist(cell, tile));
     let mut tiles = root.to_vec();
-    let mut layer =
-        vec![Node { blank: root_blank as u32, distance: root_distance, direction: Direction::Up, hash: root_hash }];
+    let mut rings = debts.then(|| Rings::new(n, root, root_blank));
+    let root_debt = rings.as_mut().map_or(0, |rings| rings.debt(root, root_blank));
+    let mut layer = vec![Node {
+        blank: root_blank as u32,
+        distance: root_distance,
+        score: root_distance + root_debt,
+        direction: Direction::Up,
+        hash: root_hash,
+    }];
     let mut seen = HashSet::from([root_hash]);
     let mut links: Vec<Vec<(u32, Direction)>> = Vec::new();
     let (mut next_tiles, mut children) = (Vec::new(), Vec::new());
-    let (mut best, mut best_depth) = (root_distance, 0);
+    let (mut best, mut best_depth, mut best_distance, mut best_index) =
+        (root_distance + root_debt, 0, root_distance, 0);
     while best > 0 && links.len() < best_depth + STUCK_LAYERS {
         children.clear();
         for (index, node) in layer.iter().enumerate() {
@@ -264,7 +284,8 @@ fn beam(
                     continue;
                 }
                 let distance = estimator.slide(&node.distance, board, tile, from, blank);
-                let key = (u64::from(distance) << 32) | (hash & 0xffff_ffff);
+                // The parent's debt: the child's own is only reckoned for those the layer keeps.
+                let key = (u64::from(distance + node.score - node.distance) << 32) | (hash & 0xffff_ffff);
                 children.push(Child { key, hash, parent: index as u32, direction, blank: from as u32, distance });
             }
         }
@@ -287,24 +308,27 @@ fn beam(
             next_tiles.extend_from_slice(&tiles[parent * cells..(parent + 1) * cells]);
             next_tiles.swap(start + layer[parent].blank as usize, start + child.blank as usize);
             let (blank, distance, direction, hash) = (child.blank, child.distance, child.direction, child.hash);
-            next_layer.push(Node { blank, distance, direction, hash });
+            let debt = rings.as_mut().map_or(0, |rings| rings.debt(&next_tiles[start..], blank as usize));
+            next_layer.push(Node { blank, distance, score: distance + debt, direction, hash });
             link.push((child.parent, child.direction));
         }
         links.push(link);
         std::mem::swap(&mut tiles, &mut next_tiles);
         layer = next_layer;
-        if layer[0].distance < best {
-            (best, best_depth) = (layer[0].distance, links.len());
+        if let Some((top, node)) = layer.iter().enumerate().min_by_key(|(_, node)| node.score)
+            && node.score < best
+        {
+            (best, best_depth, best_distance, best_index) = (node.score, links.len(), node.distance, top as u32);
         }
     }
     links.truncate(best_depth);
     let mut path = Vec::with_capacity(links.len());
-    let mut index = 0;
+    let mut index = best_index;
     for link in links.iter().rev() {
         let (parent, direction) = link[index as usize];
         path.push(direction);
         index = parent;
     }
     path.reverse();
-    Ok((path, best))
+    Ok((path, best_distance))
 }
