@@ -380,7 +380,7 @@ mod tests {
         let bound = LinearConflict::new(24).start(board.tiles()) as usize;
         assert!(reaches_goal(&board, &walked));
         assert!(walked.len() * 2 < placed.len(), "walked {} against placed {}", walked.len(), placed.len());
-        assert!(walked.len() <= 3 * bound, "walked {} against a bound of {bound}", walked.len());
+        assert!(walked.len() <= 2 * bound, "walked {} against a bound of {bound}", walked.len());
     }
 
     #[test]
@@ -392,6 +392,15 @@ mod tests {
         let (moves, bound) = (fast.path.len(), fast.lower_bound as usize);
         assert!(moves <= 2 * bound, "FAST {moves} against a bound of {bound}");
         assert!(moves * 4 < placed.len(), "FAST {moves} against placed {}", placed.len());
+    }
+
+    #[test]
+    fn fast_retraces_a_64_by_64_board_500_moves_from_its_goal_within_twice_its_bound() {
+        let board = walked_board(64, 500, &mut Rng::new(2)).expect("a board");
+        let fast = metered(64, |meter| solve(&board, None, None, meter)).expect("FAST");
+        assert!(reaches_goal(&board, &fast.path));
+        let (moves, bound) = (fast.path.len(), fast.lower_bound as usize);
+        assert!(moves <= 2 * bound, "FAST {moves} against a bound of {bound}");
     }
 
     #[test]

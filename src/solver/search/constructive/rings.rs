@@ -11,7 +11,7 @@
 
 /// How far, in rows and columns, the debt looks from a ring for the blank's cycle: a ring
 /// further out owes as much as one this far.
-const REACH: u32 = 12;
+const REACH: u32 = 30;
 
 /// The cells one beam's debts read, and scratch to reckon them without allocating.
 pub(super) struct Rings {
