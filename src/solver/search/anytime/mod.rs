@@ -217,8 +217,8 @@ impl Improvement {
 }
 
 /// For a board near its goal ([`constructive::near_goal`]) whose path in hand is over twice its
-/// bound (FAST's own retrace has a node budget), its path walked back home, within
-/// [`RETRACE_SHARE`] of the time left.
+/// bound (FAST's own retrace has a node budget), its path walked back home within
+/// [`RETRACE_SHARE`] of the time left, and what the walk leaves placed in the rest.
 fn retrace(best: &mut Best<'_>, five: Option<&PatternDatabases>, meter: &mut Meter<'_>) -> Result<(), SearchError> {
     let until = meter.time_left().map(|left| Instant::now() + left.mul_f64(RETRACE_SHARE));
     let Some(until) = until else { return Ok(()) };
@@ -226,8 +226,8 @@ fn retrace(best: &mut Best<'_>, five: Option<&PatternDatabases>, meter: &mut Met
         return Ok(());
     }
     let max_moves = best.moves() as usize;
-    match meter.within_phase(until, |meter| constructive::near_goal(best.board, five, max_moves, u64::MAX, meter)) {
-        Ok(Some(Some(path))) => best.offer(path, meter),
+    match constructive::near_goal(best.board, five, max_moves, u64::MAX, Some(until), meter) {
+        Ok(Some(path)) => best.offer(path, meter),
         Ok(_) => Ok(()),
         Err(error) if error.is_out_of_budget() => Ok(()),
         Err(error) => Err(error),

@@ -21,6 +21,8 @@ mod retrace;
 mod rings;
 pub(in crate::solver::search) mod shorten;
 
+use std::time::Instant;
+
 use crate::board::{Board, Direction};
 use crate::solver::error::SearchError;
 use crate::solver::heuristic::Estimator;
@@ -91,7 +93,7 @@ pub fn solve(
 ) -> Result<PathWithBound, SearchError> {
     let mut found = placed_solve(board, four, five, meter)?;
     if found.path.len() as u64 > 2 * u64::from(found.lower_bound) {
-        match near_goal(board, five, found.path.len(), FAST_RETRACE_CELLS, meter) {
+        match near_goal(board, five, found.path.len(), FAST_RETRACE_CELLS, None, meter) {
             Ok(Some(path)) if path.len() < found.path.len() => found.path = path,
             // Out of its budget or the time, the placed path in hand answers.
             Ok(_) => {}
@@ -152,13 +154,16 @@ pub(in crate::solver::search) fn finish_region(
 /// back home (`retrace`), then whatever the walk leaves is placed and finished as [`solve`]
 /// does with `five`. `max_moves` caps the walk: a path in hand that long need not be beaten.
 /// The walk expands at most `max_cells` ÷ the region's cells boards (a board's work is
-/// copying its cells), else it ends with [`SearchError::NodeBudgetExhausted`]; a walk expected
-/// to need more ([`RETRACE_LAYERS_PER_UNIT`]) is not begun, and answers `None`.
+/// copying its cells) and ends by `walk_until`, if given, or the meter's own clock: whichever
+/// comes first ends it with the best board reached so far, which is then placed and finished
+/// on the meter's clock. A walk expected to need more boards ([`RETRACE_LAYERS_PER_UNIT`]) is
+/// not begun, and answers `None`.
 pub(in crate::solver::search) fn near_goal(
     board: &Board,
     five: Option<&PatternDatabases>,
     max_moves: usize,
     max_cells: u64,
+    walk_until: Option<Instant>,
     meter: &mut Meter<'_>,
 ) -> Result<Option<Vec<Direction>>, SearchError> {
     let n = board.dimension();
@@ -178,7 +183,15 @@ pub(in crate::solver::search) fn near_goal(
     if expected.saturating_mul(retrace::WIDTH as u64) > boards {
         return Ok(None);
     }
-    let mut path = meter.with_node_allowance(boards, |meter| retrace::walk(&region, max_moves, meter))?;
+    let walk =
+        |meter: &mut Meter<'_>| meter.with_node_allowance(boards, |meter| retrace::walk(&region, max_moves, meter));
+    let mut path = match walk_until {
+        Some(until) => match meter.within_phase(until, walk)? {
+            Some(path) => path,
+            None => return Ok(None),
+        },
+        None => walk(meter)?,
+    };
     let mut reached = region.clone();
     for &direction in &path {
         reached =
@@ -374,7 +387,7 @@ mod tests {
     fn a_board_near_its_goal_is_walked_back_far_shorter_than_placed() {
         let board = walked_board(24, 400, &mut Rng::new(7)).expect("a board");
         let placed = metered(24, |meter| placed_solve(&board, None, None, meter)).expect("placed").path;
-        let walked = metered(24, |meter| near_goal(&board, None, placed.len(), u64::MAX, meter))
+        let walked = metered(24, |meter| near_goal(&board, None, placed.len(), u64::MAX, None, meter))
             .expect("walks")
             .expect("near its goal");
         let bound = LinearConflict::new(24).start(board.tiles()) as usize;
@@ -404,10 +417,21 @@ mod tests {
     }
 
     #[test]
+    fn a_walk_out_of_time_answers_from_where_it_stopped() {
+        let board = walked_board(24, 400, &mut Rng::new(7)).expect("a board");
+        for until in [Instant::now(), Instant::now() + std::time::Duration::from_millis(20)] {
+            let path = metered(24, |meter| near_goal(&board, None, usize::MAX, u64::MAX, Some(until), meter))
+                .expect("no error")
+                .expect("a path");
+            assert!(reaches_goal(&board, &path));
+        }
+    }
+
+    #[test]
     fn a_random_board_is_not_near_its_goal() {
         let board = random_board(12, &mut Rng::new(3)).expect("a board");
         metered(12, |meter| {
-            assert_eq!(near_goal(&board, None, usize::MAX, u64::MAX, meter).expect("no error"), None);
+            assert_eq!(near_goal(&board, None, usize::MAX, u64::MAX, None, meter).expect("no error"), None);
             assert_eq!(meter.stats().nodes_expanded, 0);
         });
     }

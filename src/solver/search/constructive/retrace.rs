@@ -40,7 +40,8 @@ const PATCH_REACH: usize = 2;
 
 /// The moves from `board` to the best board the walk reaches with no tile held, at most
 /// about `max_moves` of them; the goal when the walk gets there. The meter counts the boards
-/// the beams expand, and its limits end the walk with their error.
+/// the beams expand; when its budget or clock runs out, the walk ends with the best board
+/// reached so far (a beam's best included), and any other error of the meter ends it.
 pub(in crate::solver::search) fn walk(
     board: &Board,
     max_moves: usize,
@@ -51,13 +52,13 @@ pub(in crate::solver::search) fn walk(
     let mut best = (u32::MAX, 0);
     loop {
         let debts = walk.holds_nothing();
-        let (moves, left) = beam(walk.n, &walk.estimator, &walk.labels(), walk.blank, debts, meter)?;
+        let (moves, left, ended) = beam(walk.n, &walk.estimator, &walk.labels(), walk.blank, debts, meter)?;
         walk.apply(&moves)?;
         let distance = walk.estimator.start(&walk.tiles);
         if walk.holds_nothing() && distance < best.0 {
             best = (distance, walk.path.len());
         }
-        if distance == 0 || walk.path.len() > max_moves {
+        if ended || distance == 0 || walk.path.len() > max_moves {
             break;
         }
         if left > 0 {
@@ -237,8 +238,8 @@ fn zobrist(cell: usize, tile: u16) -> u64 {
 }
 
 /// The moves of a beam from `root` (an `n`×`n` board, blank at `root_blank`) to the best board
-/// it reaches before [`STUCK_LAYERS`] layers pass without a better one, and that board's
-/// distance. With `debts` (no tile held, so the labels are a permutation) a board's score is
+/// it reaches before [`STUCK_LAYERS`] layers pass without a better one or the meter's budget
+/// or clock runs out (then `true`), and that board's distance. With `debts` (no tile held, so the labels are a permutation) a board's score is
 /// its distance plus its rings' debt, else its distance alone.
 fn beam(
     n: usize,
@@ -247,7 +248,7 @@ fn beam(
     root_blank: usize,
     debts: bool,
     meter: &mut Meter<'_>,
-) -> Result<(Vec<Direction>, u32), SearchError> {
+) -> Result<(Vec<Direction>, u32, bool), SearchError> {
     let cells = n * n;
     let root_distance = estimator.start(root);
     let root_hash = root.iter().enumerate().fold(0, |hash, (cell, &tile)| hash ^ zobrist(cell, tile));
@@ -266,10 +267,18 @@ fn beam(
     let (mut next_tiles, mut children) = (Vec::new(), Vec::new());
     let (mut best, mut best_depth, mut best_distance, mut best_index) =
         (root_distance + root_debt, 0, root_distance, 0);
-    while best > 0 && links.len() < best_depth + STUCK_LAYERS {
+    let mut ended = false;
+    'layers: while best > 0 && links.len() < best_depth + STUCK_LAYERS {
         children.clear();
         for (index, node) in layer.iter().enumerate() {
-            meter.expand(node.distance, || layer.len() as u64)?;
+            match meter.expand(node.distance, || layer.len() as u64) {
+                Ok(()) => {}
+                Err(error) if error.is_out_of_budget() => {
+                    ended = true;
+                    break 'layers;
+                }
+                Err(error) => return Err(error),
+            }
             let board = &tiles[index * cells..(index + 1) * cells];
             let blank = node.blank as usize;
             for direction in Direction::ALL {
@@ -330,5 +339,5 @@ fn beam(
         index = parent;
     }
     path.reverse();
-    Ok((path, best_distance))
+    Ok((path, best_distance, ended))
 }
