@@ -8,9 +8,9 @@
 //! - **Improvement** (a share of the time, [`IMPROVE_SHARE`], where a proof can follow; all of
 //!   it on boards larger than 5×5): on a 5×5 with its pattern databases, beam searches of
 //!   ever wider beams (`Improvement::beams`); on a larger board near its goal, first its
-//!   tiles walked back home ([`constructive::near_goal`], [`RETRACE_SHARE`] of the time left);
-//!   then, on every size, windows of the path searched again (`window`), in passes with ever
-//!   longer windows.
+//!   tiles walked back home ([`constructive::near_goal`], [`RETRACE_SHARE`] of the time left),
+//!   else stage beams that place it row by row; then, on every size, windows of the path
+//!   searched again (`window`), in passes with ever longer windows.
 //! - **Proof** (4×4 and 5×5): IDA* with the strongest heuristic loaded; each iteration it
 //!   completes proves the next threshold. It finishes with an optimal path, or stops once its
 //!   bound reaches the best path's length, which is then proven shortest.
@@ -33,7 +33,7 @@ use crate::solver::meter::Meter;
 use crate::solver::options::Heuristic;
 use crate::solver::pdb::{PatternDatabases, with_heuristic};
 use crate::solver::search::beam::{self, stages, widest_beam};
-use crate::solver::search::constructive::{self, shorten};
+use crate::solver::search::constructive::{self, WalkBudget, retrace, shorten};
 use crate::solver::search::idastar::{self, Incumbent, Proof};
 use crate::solver::search::{PathWithBound, Weight};
 
@@ -45,7 +45,12 @@ pub const MAX_PROOF_DIMENSION: usize = 5;
 pub const IMPROVE_SHARE: f64 = 0.3;
 
 /// The share of the time left that walking a board near its goal back home may take.
-pub const RETRACE_SHARE: f64 = 0.8;
+pub const RETRACE_SHARE: f64 = 0.9;
+
+/// How many times wider each walk's beams are than the last's: a walk takes about as many
+/// times as long, and comes closer to the bound (`docs/performance.md`, "Rings left behind,
+/// counted").
+pub const RETRACE_WIDENING: usize = 4;
 
 /// The first beam's width on a 5×5: twice FAST's, whose path is already in hand.
 const FIRST_BEAM: usize = constructive::BEAM_WIDTH * 2;
@@ -158,6 +163,9 @@ struct Improvement {
     /// Whether a board near its goal was retraced (once is enough: it is no search that a
     /// longer turn widens).
     retraced: bool,
+    /// Whether the retrace shortened the path: the stage beams, which place the board row by
+    /// row as FAST does, then never come near it, and the windows take their time.
+    walked_home: bool,
 }
 
 /// What ends a turn of the improvement side besides the search's own clock and node budget.
@@ -177,6 +185,7 @@ impl Improvement {
             last_beam_nodes: 0,
             window: FIRST_WINDOW,
             retraced: false,
+            walked_home: false,
         }
     }
 
@@ -199,9 +208,11 @@ impl Improvement {
             if best.board.dimension() > beam::MAX_DIMENSION {
                 if !self.retraced {
                     self.retraced = true;
-                    retrace(best, five, meter)?;
+                    self.walked_home = retrace(best, five, meter)?;
                 }
-                stage_beams(best, five, meter)?;
+                if !self.walked_home {
+                    stage_beams(best, five, meter)?;
+                }
             }
             self.windows(best, meter)
         };
@@ -218,20 +229,38 @@ impl Improvement {
 
 /// For a board near its goal ([`constructive::near_goal`]) whose path in hand is over twice its
 /// bound (FAST's own retrace has a node budget), its path walked back home within
-/// [`RETRACE_SHARE`] of the time left, and what the walk leaves placed in the rest.
-fn retrace(best: &mut Best<'_>, five: Option<&PatternDatabases>, meter: &mut Meter<'_>) -> Result<(), SearchError> {
-    let until = meter.time_left().map(|left| Instant::now() + left.mul_f64(RETRACE_SHARE));
-    let Some(until) = until else { return Ok(()) };
-    if best.moves() <= 2 * best.found.lower_bound {
-        return Ok(());
+/// [`RETRACE_SHARE`] of the time left, and what the walk leaves placed in the rest; then
+/// again with beams [`RETRACE_WIDENING`] times as wide while the time left is expected to
+/// hold that walk. `true` when a walk shortened the path in hand.
+fn retrace(best: &mut Best<'_>, five: Option<&PatternDatabases>, meter: &mut Meter<'_>) -> Result<bool, SearchError> {
+    let mut width = retrace::WIDTH;
+    let mut walked_home = false;
+    while best.moves() > 2 * best.found.lower_bound {
+        let Some(left) = meter.time_left() else { break };
+        let started = Instant::now();
+        let budget = WalkBudget {
+            width,
+            max_moves: best.moves() as usize,
+            max_cells: u64::MAX,
+            until: Some(started + left.mul_f64(RETRACE_SHARE)),
+        };
+        match constructive::near_goal(best.board, five, &budget, meter) {
+            Ok(Some(path)) if path.len() < best.found.path.len() => {
+                best.offer(path, meter)?;
+                walked_home = true;
+            }
+            Ok(Some(_)) => {}
+            Ok(None) => break,
+            Err(error) if error.is_out_of_budget() => break,
+            Err(error) => return Err(error),
+        }
+        let wider = started.elapsed().mul_f64(RETRACE_WIDENING as f64);
+        if meter.time_left().is_none_or(|left| left.mul_f64(RETRACE_SHARE) < wider) {
+            break;
+        }
+        width *= RETRACE_WIDENING;
     }
-    let max_moves = best.moves() as usize;
-    match constructive::near_goal(best.board, five, max_moves, u64::MAX, Some(until), meter) {
-        Ok(Some(path)) => best.offer(path, meter),
-        Ok(_) => Ok(()),
-        Err(error) if error.is_out_of_budget() => Ok(()),
-        Err(error) => Err(error),
-    }
+    Ok(walked_home)
 }
 
 /// Stage beams ([`stages`]) of [`FIRST_STAGE_BEAM`] boards a layer and then twice as wide

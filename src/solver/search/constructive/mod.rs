@@ -17,7 +17,7 @@
 //! What a placed path costs against the Manhattan distance on a 128×128 board is in
 //! `docs/performance.md`, "Every size: FAST and BOUNDED".
 
-mod retrace;
+pub(in crate::solver::search) mod retrace;
 mod rings;
 pub(in crate::solver::search) mod shorten;
 
@@ -93,7 +93,7 @@ pub fn solve(
 ) -> Result<PathWithBound, SearchError> {
     let mut found = placed_solve(board, four, five, meter)?;
     if found.path.len() as u64 > 2 * u64::from(found.lower_bound) {
-        match near_goal(board, five, found.path.len(), FAST_RETRACE_CELLS, None, meter) {
+        match near_goal(board, five, &WalkBudget::fast(found.path.len()), meter) {
             Ok(Some(path)) if path.len() < found.path.len() => found.path = path,
             // Out of its budget or the time, the placed path in hand answers.
             Ok(_) => {}
@@ -148,22 +148,38 @@ pub(in crate::solver::search) fn finish_region(
     Ok(search(&rest, databases, refinement, meter)?.path)
 }
 
+/// How far a retrace may go ([`near_goal`]).
+pub(in crate::solver::search) struct WalkBudget {
+    /// The boards each layer of its beams keeps.
+    pub width: usize,
+    /// The walk's moves at most, about: a path in hand that long need not be beaten.
+    pub max_moves: usize,
+    /// The boards the walk expands times its region's cells: a board's work is copying them.
+    pub max_cells: u64,
+    /// When the walk ends, if before the meter's own clock.
+    pub until: Option<Instant>,
+}
+
+impl WalkBudget {
+    /// FAST's: [`retrace::WIDTH`] boards a layer within [`FAST_RETRACE_CELLS`], to beat a
+    /// path of `max_moves`.
+    pub(in crate::solver::search) fn fast(max_moves: usize) -> WalkBudget {
+        WalkBudget { width: retrace::WIDTH, max_moves, max_cells: FAST_RETRACE_CELLS, until: None }
+    }
+}
+
 /// A path for a `board` near its goal, `None` for any other: where at most
 /// [`NEAR_GOAL_SHARE`] of the cells of its unsolved region (the smallest bottom-right square
 /// that holds the blank and every misplaced tile) are misplaced. The region's tiles are walked
-/// back home (`retrace`), then whatever the walk leaves is placed and finished as [`solve`]
-/// does with `five`. `max_moves` caps the walk: a path in hand that long need not be beaten.
-/// The walk expands at most `max_cells` ÷ the region's cells boards (a board's work is
-/// copying its cells) and ends by `walk_until`, if given, or the meter's own clock: whichever
-/// comes first ends it with the best board reached so far, which is then placed and finished
-/// on the meter's clock. A walk expected to need more boards ([`RETRACE_LAYERS_PER_UNIT`]) is
-/// not begun, and answers `None`.
+/// back home (`retrace`) within `budget`, then whatever the walk leaves is placed and finished
+/// as [`solve`] does with `five`. The walk's cells, its `until` or the meter's own clock,
+/// whichever runs out first, end it with the best board reached so far, which is then placed
+/// and finished on the meter's clock. A walk expected to need more cells than its budget
+/// ([`RETRACE_LAYERS_PER_UNIT`]) is not begun, and answers `None`.
 pub(in crate::solver::search) fn near_goal(
     board: &Board,
     five: Option<&PatternDatabases>,
-    max_moves: usize,
-    max_cells: u64,
-    walk_until: Option<Instant>,
+    budget: &WalkBudget,
     meter: &mut Meter<'_>,
 ) -> Result<Option<Vec<Direction>>, SearchError> {
     let n = board.dimension();
@@ -178,14 +194,15 @@ pub(in crate::solver::search) fn near_goal(
         return Ok(None);
     }
     let region = region(n, tiles, offset)?;
-    let boards = max_cells / (side * side) as u64;
+    let boards = budget.max_cells / (side * side) as u64;
     let expected = u64::from(LinearConflict::new(side).start(region.tiles())) * RETRACE_LAYERS_PER_UNIT;
-    if expected.saturating_mul(retrace::WIDTH as u64) > boards {
+    if expected.saturating_mul(budget.width as u64) > boards {
         return Ok(None);
     }
-    let walk =
-        |meter: &mut Meter<'_>| meter.with_node_allowance(boards, |meter| retrace::walk(&region, max_moves, meter));
-    let mut path = match walk_until {
+    let walk = |meter: &mut Meter<'_>| {
+        meter.with_node_allowance(boards, |meter| retrace::walk(&region, budget.width, budget.max_moves, meter))
+    };
+    let mut path = match budget.until {
         Some(until) => match meter.within_phase(until, walk)? {
             Some(path) => path,
             None => return Ok(None),
@@ -383,11 +400,16 @@ mod tests {
         search(&mut Meter::new(&options, plan, n, &mut progress, &stop))
     }
 
+    /// A retrace's budget of FAST's width and no limit of cells.
+    fn unlimited(max_moves: usize, until: Option<Instant>) -> WalkBudget {
+        WalkBudget { width: retrace::WIDTH, max_moves, max_cells: u64::MAX, until }
+    }
+
     #[test]
     fn a_board_near_its_goal_is_walked_back_far_shorter_than_placed() {
         let board = walked_board(24, 400, &mut Rng::new(7)).expect("a board");
         let placed = metered(24, |meter| placed_solve(&board, None, None, meter)).expect("placed").path;
-        let walked = metered(24, |meter| near_goal(&board, None, placed.len(), u64::MAX, None, meter))
+        let walked = metered(24, |meter| near_goal(&board, None, &unlimited(placed.len(), None), meter))
             .expect("walks")
             .expect("near its goal");
         let bound = LinearConflict::new(24).start(board.tiles()) as usize;
@@ -420,7 +442,7 @@ mod tests {
     fn a_walk_out_of_time_answers_from_where_it_stopped() {
         let board = walked_board(24, 400, &mut Rng::new(7)).expect("a board");
         for until in [Instant::now(), Instant::now() + std::time::Duration::from_millis(20)] {
-            let path = metered(24, |meter| near_goal(&board, None, usize::MAX, u64::MAX, Some(until), meter))
+            let path = metered(24, |meter| near_goal(&board, None, &unlimited(usize::MAX, Some(until)), meter))
                 .expect("no error")
                 .expect("a path");
             assert!(reaches_goal(&board, &path));
@@ -431,7 +453,7 @@ mod tests {
     fn a_random_board_is_not_near_its_goal() {
         let board = random_board(12, &mut Rng::new(3)).expect("a board");
         metered(12, |meter| {
-            assert_eq!(near_goal(&board, None, usize::MAX, u64::MAX, None, meter).expect("no error"), None);
+            assert_eq!(near_goal(&board, None, &unlimited(usize::MAX, None), meter).expect("no error"), None);
             assert_eq!(meter.stats().nodes_expanded, 0);
         });
     }
