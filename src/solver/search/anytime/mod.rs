@@ -33,7 +33,7 @@ use crate::solver::meter::Meter;
 use crate::solver::options::Heuristic;
 use crate::solver::pdb::{PatternDatabases, with_heuristic};
 use crate::solver::search::beam::{self, stages, widest_beam};
-use crate::solver::search::constructive::{self, WalkBudget, retrace, shorten};
+use crate::solver::search::constructive::{self, WalkBudget, shorten};
 use crate::solver::search::idastar::{self, Incumbent, Proof};
 use crate::solver::search::{PathWithBound, Weight};
 
@@ -46,11 +46,6 @@ pub const IMPROVE_SHARE: f64 = 0.3;
 
 /// The share of the time left that walking a board near its goal back home may take.
 pub const RETRACE_SHARE: f64 = 0.9;
-
-/// How many times wider each walk's beams are than the last's: a walk takes about as many
-/// times as long, and comes closer to the bound (`docs/performance.md`, "Rings left behind,
-/// counted").
-pub const RETRACE_WIDENING: usize = 4;
 
 /// The first beam's width on a 5×5: twice FAST's, whose path is already in hand.
 const FIRST_BEAM: usize = constructive::BEAM_WIDTH * 2;
@@ -229,38 +224,20 @@ impl Improvement {
 
 /// For a board near its goal ([`constructive::near_goal`]) whose path in hand is over twice its
 /// bound (FAST's own retrace has a node budget), its path walked back home within
-/// [`RETRACE_SHARE`] of the time left, and what the walk leaves placed in the rest; then
-/// again with beams [`RETRACE_WIDENING`] times as wide while the time left is expected to
-/// hold that walk. `true` when a walk shortened the path in hand.
+/// [`RETRACE_SHARE`] of the time left, and what the walk leaves placed in the rest. `true`
+/// when that path is shorter than the one in hand.
 fn retrace(best: &mut Best<'_>, five: Option<&PatternDatabases>, meter: &mut Meter<'_>) -> Result<bool, SearchError> {
-    let mut width = retrace::WIDTH;
-    let mut walked_home = false;
-    while best.moves() > 2 * best.found.lower_bound {
-        let Some(left) = meter.time_left() else { break };
-        let started = Instant::now();
-        let budget = WalkBudget {
-            width,
-            max_moves: best.moves() as usize,
-            max_cells: u64::MAX,
-            until: Some(started + left.mul_f64(RETRACE_SHARE)),
-        };
-        match constructive::near_goal(best.board, five, &budget, meter) {
-            Ok(Some(path)) if path.len() < best.found.path.len() => {
-                best.offer(path, meter)?;
-                walked_home = true;
-            }
-            Ok(Some(_)) => {}
-            Ok(None) => break,
-            Err(error) if error.is_out_of_budget() => break,
-            Err(error) => return Err(error),
-        }
-        let wider = started.elapsed().mul_f64(RETRACE_WIDENING as f64);
-        if meter.time_left().is_none_or(|left| left.mul_f64(RETRACE_SHARE) < wider) {
-            break;
-        }
-        width *= RETRACE_WIDENING;
+    let until = meter.time_left().map(|left| Instant::now() + left.mul_f64(RETRACE_SHARE));
+    if until.is_none() || best.moves() <= 2 * best.found.lower_bound {
+        return Ok(false);
     }
-    Ok(walked_home)
+    let budget = WalkBudget { max_moves: best.moves() as usize, max_cells: u64::MAX, until };
+    match constructive::near_goal(best.board, five, &budget, meter) {
+        Ok(Some(path)) if path.len() < best.found.path.len() => best.offer(path, meter).map(|()| true),
+        Ok(_) => Ok(false),
+        Err(error) if error.is_out_of_budget() => Ok(false),
+        Err(error) => Err(error),
+    }
 }
 
 /// Stage beams ([`stages`]) of [`FIRST_STAGE_BEAM`] boards a layer and then twice as wide

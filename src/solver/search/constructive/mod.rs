@@ -17,7 +17,7 @@
 //! What a placed path costs against the Manhattan distance on a 128×128 board is in
 //! `docs/performance.md`, "Every size: FAST and BOUNDED".
 
-pub(in crate::solver::search) mod retrace;
+mod retrace;
 mod rings;
 pub(in crate::solver::search) mod shorten;
 
@@ -150,8 +150,6 @@ pub(in crate::solver::search) fn finish_region(
 
 /// How far a retrace may go ([`near_goal`]).
 pub(in crate::solver::search) struct WalkBudget {
-    /// The boards each layer of its beams keeps.
-    pub width: usize,
     /// The walk's moves at most, about: a path in hand that long need not be beaten.
     pub max_moves: usize,
     /// The boards the walk expands times its region's cells: a board's work is copying them.
@@ -161,10 +159,9 @@ pub(in crate::solver::search) struct WalkBudget {
 }
 
 impl WalkBudget {
-    /// FAST's: [`retrace::WIDTH`] boards a layer within [`FAST_RETRACE_CELLS`], to beat a
-    /// path of `max_moves`.
+    /// FAST's: [`FAST_RETRACE_CELLS`], to beat a path of `max_moves`.
     pub(in crate::solver::search) fn fast(max_moves: usize) -> WalkBudget {
-        WalkBudget { width: retrace::WIDTH, max_moves, max_cells: FAST_RETRACE_CELLS, until: None }
+        WalkBudget { max_moves, max_cells: FAST_RETRACE_CELLS, until: None }
     }
 }
 
@@ -196,11 +193,11 @@ pub(in crate::solver::search) fn near_goal(
     let region = region(n, tiles, offset)?;
     let boards = budget.max_cells / (side * side) as u64;
     let expected = u64::from(LinearConflict::new(side).start(region.tiles())) * RETRACE_LAYERS_PER_UNIT;
-    if expected.saturating_mul(budget.width as u64) > boards {
+    if expected.saturating_mul(retrace::WIDTH as u64) > boards {
         return Ok(None);
     }
     let walk = |meter: &mut Meter<'_>| {
-        meter.with_node_allowance(boards, |meter| retrace::walk(&region, budget.width, budget.max_moves, meter))
+        meter.with_node_allowance(boards, |meter| retrace::walk(&region, budget.max_moves, meter))
     };
     let mut path = match budget.until {
         Some(until) => match meter.within_phase(until, walk)? {
@@ -400,9 +397,9 @@ mod tests {
         search(&mut Meter::new(&options, plan, n, &mut progress, &stop))
     }
 
-    /// A retrace's budget of FAST's width and no limit of cells.
+    /// A retrace's budget with no limit of cells.
     fn unlimited(max_moves: usize, until: Option<Instant>) -> WalkBudget {
-        WalkBudget { width: retrace::WIDTH, max_moves, max_cells: u64::MAX, until }
+        WalkBudget { max_moves, max_cells: u64::MAX, until }
     }
 
     #[test]

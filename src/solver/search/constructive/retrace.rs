@@ -3,7 +3,7 @@
 //!
 //! Near the goal, the misplaced tiles lie along the trail the blank left, and the linear
 //! conflict distance falls by one with each step back along it. So a beam over single moves
-//! (a given width of boards a layer, [`WIDTH`] for FAST, no board twice) walks back down, and stops [`STUCK_LAYERS`]
+//! ([`WIDTH`] boards a layer, no board twice) walks back down, and stops [`STUCK_LAYERS`]
 //! layers after its last new best, keeping the path to that best. It ranks boards by that
 //! distance plus the debt of the rings they leave behind ([`super::rings`]): where the trail
 //! crossed itself, a step back along it can skip a loop, and the trip back for it later costs
@@ -28,7 +28,7 @@ use crate::solver::meter::Meter;
 
 use super::rings::Rings;
 
-/// The boards a layer of each beam keeps in FAST's retrace, and in ANYTIME's first.
+/// The boards a layer of each beam keeps.
 pub const WIDTH: usize = 256;
 
 /// The layers a beam goes on past its last new best before it stops.
@@ -44,7 +44,6 @@ const PATCH_REACH: usize = 2;
 /// reached so far (a beam's best included), and any other error of the meter ends it.
 pub(in crate::solver::search) fn walk(
     board: &Board,
-    width: usize,
     max_moves: usize,
     meter: &mut Meter<'_>,
 ) -> Result<Vec<Direction>, SearchError> {
@@ -53,7 +52,7 @@ pub(in crate::solver::search) fn walk(
     let mut best = (u32::MAX, 0);
     loop {
         let debts = walk.holds_nothing();
-        let (moves, left, ended) = beam(walk.n, &walk.estimator, &walk.labels(), walk.blank, width, debts, meter)?;
+        let (moves, left, ended) = beam(walk.n, &walk.estimator, &walk.labels(), walk.blank, debts, meter)?;
         walk.apply(&moves)?;
         let distance = walk.estimator.start(&walk.tiles);
         if walk.holds_nothing() && distance < best.0 {
@@ -238,8 +237,8 @@ fn zobrist(cell: usize, tile: u16) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The moves of a beam of `width` boards a layer from `root` (an `n`×`n` board, blank at
-/// `root_blank`) to the best board it reaches before [`STUCK_LAYERS`] layers pass without a better one or the meter's budget
+/// The moves of a beam from `root` (an `n`×`n` board, blank at `root_blank`) to the best board
+/// it reaches before [`STUCK_LAYERS`] layers pass without a better one or the meter's budget
 /// or clock runs out (then `true`), and that board's distance. With `debts` (no tile held, so the labels are a permutation) a board's score is
 /// its distance plus its rings' debt, else its distance alone.
 fn beam(
@@ -247,7 +246,6 @@ fn beam(
     estimator: &LinearConflict,
     root: &[u16],
     root_blank: usize,
-    width: usize,
     debts: bool,
     meter: &mut Meter<'_>,
 ) -> Result<(Vec<Direction>, u32, bool), SearchError> {
@@ -300,9 +298,9 @@ fn beam(
                 children.push(Child { key, hash, parent: index as u32, direction, blank: from as u32, distance });
             }
         }
-        if children.len() > width {
-            children.select_nth_unstable_by_key(width, |child| child.key);
-            children.truncate(width);
+        if children.len() > WIDTH {
+            children.select_nth_unstable_by_key(WIDTH, |child| child.key);
+            children.truncate(WIDTH);
         }
         children.sort_unstable_by_key(|child| child.key);
         children.dedup_by_key(|child| child.hash);
