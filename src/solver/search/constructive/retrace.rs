@@ -237,10 +237,11 @@ fn zobrist(cell: usize, tile: u16) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The moves of a beam from `root` (an `n`×`n` board, blank at `root_blank`) to the best board
-/// it reaches before [`STUCK_LAYERS`] layers pass without a better one or the meter's budget
-/// or clock runs out (then `true`), and that board's distance. With `debts` (no tile held, so the labels are a permutation) a board's score is
-/// its distance plus its rings' debt, else its distance alone.
+/// The moves of a beam from `root` (an `n`×`n` board, blank at `root_blank`) to the board of
+/// best score it reaches, that board's distance, and whether the meter's budget or clock ran
+/// out (else [`STUCK_LAYERS`] layers passed without a better score, or the goal was reached).
+/// With `debts` (no tile held, so the labels are a permutation) a board's score is its
+/// distance plus its rings' debt ([`Rings::debt`]), else its distance alone.
 fn beam(
     n: usize,
     estimator: &LinearConflict,
@@ -317,7 +318,7 @@ fn beam(
             next_tiles.extend_from_slice(&tiles[parent * cells..(parent + 1) * cells]);
             next_tiles.swap(start + layer[parent].blank as usize, start + child.blank as usize);
             let (blank, distance, direction, hash) = (child.blank, child.distance, child.direction, child.hash);
-            let debt = rings.as_mut().map_or(0, |rings| rings.debt(&next_tiles[start..], blank as usize));
+            let debt = rings.as_mut().map_or(0, |rings| rings.debt(&next_tiles[start..start + cells], blank as usize));
             next_layer.push(Node { blank, distance, score: distance + debt, direction, hash });
             link.push((child.parent, child.direction));
         }
