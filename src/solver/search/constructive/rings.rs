@@ -3,9 +3,10 @@
 //!
 //! Every move swaps the blank with a tile, so the tiles' permutation splits into the blank's
 //! cycle and *rings*, cycles the blank is not part of. A ring next to a cell of the blank's
-//! cycle is on the blank's way home and costs nothing extra. A ring the blank has left behind
-//! costs a trip out to it and back over solved tiles, twice its distance from the blank's
-//! cycle less one: the ring's *debt*. Without it, the beam's distance cannot tell a board that
+//! cycle is on the blank's way home and costs nothing extra, and so is a ring next to such a
+//! ring, which the blank passes while it takes that one in. A ring the blank has left behind
+//! costs a trip out to it and back over solved tiles, twice its distance from the blank's way
+//! less one: the ring's *debt*. Without it, the beam's distance cannot tell a board that
 //! took a ring in passing from one that left it behind, and the rings left behind decide how
 //! long the whole walk is.
 
@@ -98,9 +99,29 @@ impl Rings {
                 }
             }
             if touches {
+                self.join(first, self.ring.len(), on_blank);
                 self.ring.truncate(first);
             } else {
                 self.far.push((first, self.ring.len()));
+            }
+        }
+        // A ring next to one the blank will take in is on its way too, once that one is.
+        let mut joined = true;
+        while joined {
+            joined = false;
+            let mut index = 0;
+            while index < self.far.len() {
+                let (first, last) = self.far[index];
+                if self.ring[first..last]
+                    .iter()
+                    .any(|&cell| self.around(cell).into_iter().flatten().any(|next| self.mark[next] == on_blank))
+                {
+                    self.join(first, last, on_blank);
+                    self.far.swap_remove(index);
+                    joined = true;
+                } else {
+                    index += 1;
+                }
             }
         }
         let mut debt = 0;
@@ -108,6 +129,13 @@ impl Rings {
             debt += 2 * (self.reach(self.far[index], on_blank) - 1);
         }
         debt
+    }
+
+    /// Marks the ring at `self.ring[first..last]` as part of the blank's way.
+    fn join(&mut self, first: usize, last: usize, on_blank: u32) {
+        for index in first..last {
+            self.mark[self.ring[index]] = on_blank;
+        }
     }
 
     /// The cells next to `cell`.
@@ -168,6 +196,14 @@ mod tests {
         assert_eq!(Rings::new(n, &goal, blank).debt(&goal, blank), 0);
         // Tiles 1 and 2 swapped, the one above the blank; the blank's cycle holds tile 6 besides.
         let (n, tiles, blank) = board(&[&[2, 1, 3, 4], &[15, 0, 7, 8], &[9, 10, 11, 12], &[13, 14, 5, 6]]);
+        assert_eq!(Rings::new(n, &tiles, blank).debt(&tiles, blank), 0);
+    }
+
+    #[test]
+    fn a_ring_next_to_one_on_the_blanks_way_owes_nothing() {
+        // Cells 11 and 14 swapped, next to the blank at home; cells 6 and 10 swapped, two steps
+        // from the blank but next to cell 11.
+        let (n, tiles, blank) = board(&[&[1, 2, 3, 4], &[5, 6, 11, 8], &[9, 10, 7, 15], &[13, 14, 12, 0]]);
         assert_eq!(Rings::new(n, &tiles, blank).debt(&tiles, blank), 0);
     }
 
