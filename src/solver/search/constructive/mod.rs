@@ -39,9 +39,9 @@ use crate::solver::search::{PathWithBound, Weight, distance_table, idastar};
 /// from its goal is retraced in full, a 128×128 one 2,000 moves away is not begun).
 pub const FAST_RETRACE_CELLS: u64 = 1 << 29;
 
-/// The layers of the retrace's beams a unit of the region's distance is expected to take,
-/// for the boards near their goal measured (between 1.3 and 2.5): a walk expected to need more
-/// than its budget of cells is not begun.
+/// The layers of the retrace's beams a unit of the region's distance is expected to take
+/// (`docs/performance.md`, "Rings left behind, counted"): a walk expected to need more than
+/// its budget of cells is not begun.
 pub const RETRACE_LAYERS_PER_UNIT: u64 = 2;
 
 /// The most of its unsolved region's cells a board near its goal has misplaced (see

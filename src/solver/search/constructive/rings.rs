@@ -87,25 +87,19 @@ impl Rings {
                 continue;
             }
             let first = self.ring.len();
-            let mut touches = false;
             let mut cell = start;
             loop {
                 self.mark[cell] = walked;
                 self.ring.push(cell);
-                touches |= self.around(cell).into_iter().flatten().any(|next| self.mark[next] == on_blank);
                 cell = home(cell);
                 if cell == start {
                     break;
                 }
             }
-            if touches {
-                self.join(first, self.ring.len(), on_blank);
-                self.ring.truncate(first);
-            } else {
-                self.far.push((first, self.ring.len()));
-            }
+            self.far.push((first, self.ring.len()));
         }
-        // A ring next to one the blank will take in is on its way too, once that one is.
+        // A ring next to the blank's cycle is on its way, and so is a ring next to one that is,
+        // once the blank has taken that one in.
         let mut joined = true;
         while joined {
             joined = false;
