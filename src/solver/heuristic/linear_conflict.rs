@@ -18,6 +18,41 @@ pub struct LinearConflict {
     manhattan: Manhattan,
 }
 
+/// The longest increasing run of a line's goal positions, by patience sorting: `tails[k]` is
+/// the least last position of an increasing run of k + 1.
+struct Run {
+    tails: [u8; 256],
+    longest: usize,
+    keys: u32,
+}
+
+impl Default for Run {
+    fn default() -> Run {
+        Run { tails: [0; 256], longest: 0, keys: 0 }
+    }
+}
+
+impl Run {
+    #[inline]
+    fn push(&mut self, key: u8) {
+        self.keys += 1;
+        // A line near its goal is mostly in order: most keys extend the longest run.
+        if self.longest == 0 || self.tails[self.longest - 1] < key {
+            self.tails[self.longest] = key;
+            self.longest += 1;
+            return;
+        }
+        let slot = self.tails[..self.longest].partition_point(|&tail| tail < key);
+        self.tails[slot] = key;
+        self.longest = self.longest.max(slot + 1);
+    }
+
+    /// Two moves for each key outside the longest run.
+    fn conflicts(&self) -> u32 {
+        2 * (self.keys - self.longest as u32)
+    }
+}
+
 /// A row or a column of the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Line {
@@ -34,33 +69,39 @@ impl LinearConflict {
     /// The extra moves `line` forces, reading its tiles through `tile_at(cell)`.
     #[inline]
     fn line_conflicts(&self, line: Line, tile_at: impl Fn(usize) -> u16) -> u32 {
+        let mut run = Run::default();
+        self.each_key(line, tile_at, |_, key| run.push(key));
+        run.conflicts()
+    }
+
+    /// Calls `key` with the cell and the position along `line` of the goal of each of its
+    /// tiles (read through `tile_at(cell)`) whose goal lies on it, in order along the line.
+    #[inline]
+    fn each_key(&self, line: Line, tile_at: impl Fn(usize) -> u16, mut key: impl FnMut(usize, u8)) {
         let n = self.dimension;
-        // Patience sorting: tails[k] is the least last goal position of an increasing run of k + 1.
-        let mut tails = [0u8; 256];
-        let (mut in_line, mut longest) = (0u32, 0usize);
-        for i in 0..n {
-            let cell = match line {
-                Line::Row(r) => r * n + i,
-                Line::Column(c) => i * n + c,
-            };
-            let tile = tile_at(cell);
-            if tile == 0 {
-                continue;
+        match line {
+            Line::Row(row) => {
+                let first = row * n;
+                for cell in first..first + n {
+                    let along = usize::from(tile_at(cell)).wrapping_sub(1).wrapping_sub(first);
+                    if along < n {
+                        key(cell, along as u8);
+                    }
+                }
             }
-            let goal = usize::from(tile) - 1;
-            // The goal's position along the line, if the goal lies on this line.
-            let key = match line {
-                Line::Row(r) if goal / n == r => goal % n,
-                Line::Column(c) if goal % n == c => goal / n,
-                _ => continue,
-            };
-            in_line += 1;
-            let key = key as u8;
-            let slot = tails[..longest].partition_point(|&tail| tail < key);
-            tails[slot] = key;
-            longest = longest.max(slot + 1);
+            Line::Column(column) => {
+                for cell in (column..n * n).step_by(n) {
+                    let tile = tile_at(cell);
+                    if tile == 0 {
+                        continue;
+                    }
+                    let (goal_row, goal_column) = self.manhattan.row_and_column(usize::from(tile) - 1);
+                    if goal_column == column {
+                        key(cell, goal_row as u8);
+                    }
+                }
+            }
         }
-        2 * (in_line - longest as u32)
     }
 
     /// The line whose term a slide of `tile` from `from` to `to` can change: the tile's goal
@@ -68,14 +109,13 @@ impl LinearConflict {
     /// leaves it.
     #[inline]
     fn touched_line(&self, tile: u16, from: usize, to: usize) -> Option<Line> {
-        let n = self.dimension;
-        let goal = usize::from(tile) - 1;
-        if from / n == to / n {
-            let column = goal % n;
-            (from % n == column || to % n == column).then_some(Line::Column(column))
+        let at = |cell| self.manhattan.row_and_column(cell);
+        let (goal_row, goal_column) = at(usize::from(tile) - 1);
+        let ((from_row, from_column), (to_row, to_column)) = (at(from), at(to));
+        if from_row == to_row {
+            (from_column == goal_column || to_column == goal_column).then_some(Line::Column(goal_column))
         } else {
-            let row = goal / n;
-            (from / n == row || to / n == row).then_some(Line::Row(row))
+            (from_row == goal_row || to_row == goal_row).then_some(Line::Row(goal_row))
         }
     }
 }
@@ -98,17 +138,21 @@ impl Estimator for LinearConflict {
     fn slide(&self, memo: &u32, tiles: &[u16], tile: u16, from: usize, to: usize) -> u32 {
         let manhattan = self.manhattan.slide(memo, tiles, tile, from, to);
         let Some(line) = self.touched_line(tile, from, to) else { return manhattan };
-        let before = self.line_conflicts(line, |cell| tiles[cell]);
-        let after = self.line_conflicts(line, |cell| {
-            if cell == from {
-                0
-            } else if cell == to {
-                tile
-            } else {
-                tiles[cell]
-            }
-        });
-        manhattan + after - before
+        // One pass reads the line before the slide (the tile at `from`) and after it (at `to`).
+        let (mut before, mut after) = (Run::default(), Run::default());
+        self.each_key(
+            line,
+            |cell| if cell == to { tile } else { tiles[cell] },
+            |cell, key| {
+                if cell != to {
+                    before.push(key);
+                }
+                if cell != from {
+                    after.push(key);
+                }
+            },
+        );
+        manhattan + after.conflicts() - before.conflicts()
     }
 }
 
@@ -133,6 +177,34 @@ mod tests {
             after.swap(from, 6);
             let slid = estimator.slide(&estimator.start(&tiles), &tiles, tiles[from], from, 6);
             assert_eq!(slid, estimator.start(&after), "slide from {from}");
+        }
+    }
+
+    #[test]
+    fn every_slide_on_a_scrambled_big_board_agrees_with_a_fresh_start() {
+        let n = 9;
+        let estimator = LinearConflict::new(n);
+        let mut tiles: Vec<u16> = (1..(n * n) as u16).chain([0]).collect();
+        let mut blank = n * n - 1;
+        // A fixed walk of the blank that scrambles rows and columns alike.
+        let mut state = 0x2545_f491_u64;
+        let mut memo = estimator.start(&tiles);
+        for _ in 0..2_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let (row, column) = (blank / n, blank % n);
+            let from = match state % 4 {
+                0 if row > 0 => blank - n,
+                1 if row + 1 < n => blank + n,
+                2 if column > 0 => blank - 1,
+                3 if column + 1 < n => blank + 1,
+                _ => continue,
+            };
+            memo = estimator.slide(&memo, &tiles, tiles[from], from, blank);
+            tiles.swap(from, blank);
+            blank = from;
+            assert_eq!(memo, estimator.start(&tiles));
         }
     }
 }

@@ -254,7 +254,7 @@ fn beam(
     let root_distance = estimator.start(root);
     let root_hash = root.iter().enumerate().fold(0, |hash, (cell, &tile)| hash ^ zobrist(cell, tile));
     let mut tiles = root.to_vec();
-    let mut rings = debts.then(|| Rings::new(n, root, root_blank));
+    let mut rings = debts.then(|| Rings::new(n));
     let root_debt = rings.as_mut().map_or(0, |rings| rings.debt(root, root_blank));
     let mut layer = vec![Node {
         blank: root_blank as u32,
@@ -318,7 +318,14 @@ fn beam(
             next_tiles.extend_from_slice(&tiles[parent * cells..(parent + 1) * cells]);
             next_tiles.swap(start + layer[parent].blank as usize, start + child.blank as usize);
             let (blank, distance, direction, hash) = (child.blank, child.distance, child.direction, child.hash);
-            let debt = rings.as_mut().map_or(0, |rings| rings.debt(&next_tiles[start..start + cells], blank as usize));
+            let parent_board = &tiles[parent * cells..(parent + 1) * cells];
+            let debt = match rings.as_mut() {
+                Some(_) if Rings::keeps_debt(parent_board, layer[parent].blank as usize, blank as usize) => {
+                    layer[parent].score - layer[parent].distance
+                }
+                Some(rings) => rings.debt(&next_tiles[start..start + cells], blank as usize),
+                None => 0,
+            };
             next_layer.push(Node { blank, distance, score: distance + debt, direction, hash });
             link.push((child.parent, child.direction));
         }

@@ -14,19 +14,22 @@
 /// further out owes as much as one this far.
 const REACH: u32 = 30;
 
-/// The cells one beam's debts read, and scratch to reckon them without allocating.
+/// Scratch to reckon the debts of one size's boards without allocating.
 pub(super) struct Rings {
     n: usize,
-    /// The cells misplaced at the beam's root or that a blank of the beam has been on: no
-    /// other cell can be misplaced.
-    cells: Vec<usize>,
-    listed: Vec<bool>,
-    /// By cell: `stamp` on the blank's cycle, `stamp + 1` on a ring already walked.
+    /// By cell: `stamp` on the blank's way, `stamp + 1` on a ring off it.
     mark: Vec<u32>,
     stamp: u32,
-    /// The cells of the rings left behind, each ring a range in `far`.
+    /// The cells of the board in hand whose tile is not at home.
+    misplaced: Vec<usize>,
+    /// By cell, its column: the neighbours without a division.
+    columns: Vec<u8>,
+    /// The cells of the rings, each ring a range in `spans`; by cell, its ring's index in `spans`.
     ring: Vec<usize>,
-    far: Vec<(usize, usize)>,
+    spans: Vec<(usize, usize)>,
+    ring_of: Vec<u32>,
+    /// The cells of the blank's way: its cycle and the rings that joined it.
+    way: Vec<usize>,
     /// By cell: `visit` once the current ring's search has reached it.
     seen: Vec<u32>,
     visit: u32,
@@ -34,31 +37,22 @@ pub(super) struct Rings {
 }
 
 impl Rings {
-    /// The rings of the boards of a beam from `root`, an `n`×`n` board with its blank at
-    /// `root_blank` and each tile named by the cell it counts as home, plus one.
-    pub(super) fn new(n: usize, root: &[u16], root_blank: usize) -> Rings {
+    /// The rings of `n`×`n` boards with each tile named by the cell it counts as home, plus one.
+    pub(super) fn new(n: usize) -> Rings {
         let cells = n * n;
-        let mut rings = Rings {
+        Rings {
             n,
-            cells: Vec::new(),
-            listed: vec![false; cells],
             mark: vec![0; cells],
             stamp: 0,
+            misplaced: Vec::new(),
+            columns: (0..cells).map(|cell| (cell % n) as u8).collect(),
             ring: Vec::new(),
-            far: Vec::new(),
+            spans: Vec::new(),
+            ring_of: vec![0; cells],
+            way: Vec::new(),
             seen: vec![0; cells],
             visit: 0,
             queue: Vec::new(),
-        };
-        (0..cells).filter(|&cell| usize::from(root[cell]) != cell + 1).for_each(|cell| rings.list(cell));
-        rings.list(root_blank);
-        rings
-    }
-
-    fn list(&mut self, cell: usize) {
-        if !self.listed[cell] {
-            self.listed[cell] = true;
-            self.cells.push(cell);
         }
     }
 
@@ -66,80 +60,85 @@ impl Rings {
     /// twice the way out to it, with the blank at `blank`. Every tile must count a distinct
     /// cell as home, as when no tile is held.
     pub(super) fn debt(&mut self, board: &[u16], blank: usize) -> u32 {
-        self.list(blank);
         let last_cell = board.len() - 1;
         let home = |cell: usize| if board[cell] == 0 { last_cell } else { usize::from(board[cell]) - 1 };
         self.stamp += 2;
         let (on_blank, walked) = (self.stamp, self.stamp + 1);
+        self.way.clear();
         let mut cell = blank;
         loop {
             self.mark[cell] = on_blank;
+            self.way.push(cell);
             cell = home(cell);
             if cell == blank {
                 break;
             }
         }
         self.ring.clear();
-        self.far.clear();
-        for index in 0..self.cells.len() {
-            let start = self.cells[index];
-            if board[start] == 0 || home(start) == start || self.mark[start] >= on_blank {
+        self.spans.clear();
+        misplaced(board, &mut self.misplaced);
+        for index in 0..self.misplaced.len() {
+            let start = self.misplaced[index];
+            if board[start] == 0 || self.mark[start] >= on_blank {
                 continue;
             }
             let first = self.ring.len();
             let mut cell = start;
             loop {
                 self.mark[cell] = walked;
+                self.ring_of[cell] = self.spans.len() as u32;
                 self.ring.push(cell);
                 cell = home(cell);
                 if cell == start {
                     break;
                 }
             }
-            self.far.push((first, self.ring.len()));
+            self.spans.push((first, self.ring.len()));
         }
-        // A ring next to the blank's cycle is on its way, and so is a ring next to one that is,
-        // once the blank has taken that one in.
-        let mut joined = true;
-        while joined {
-            joined = false;
-            let mut index = 0;
-            while index < self.far.len() {
-                let (first, last) = self.far[index];
-                if self.ring[first..last]
-                    .iter()
-                    .any(|&cell| self.around(cell).into_iter().flatten().any(|next| self.mark[next] == on_blank))
-                {
-                    self.join(first, last, on_blank);
-                    self.far.swap_remove(index);
-                    joined = true;
-                } else {
-                    index += 1;
+        // A ring next to the blank's way joins it, and so does a ring next to one that joined:
+        // a flood over the way from the blank's cycle.
+        let mut index = 0;
+        while index < self.way.len() {
+            for next in self.around(self.way[index]).into_iter().flatten() {
+                if self.mark[next] == walked {
+                    let (first, last) = self.spans[self.ring_of[next] as usize];
+                    for ring_index in first..last {
+                        let cell = self.ring[ring_index];
+                        self.mark[cell] = on_blank;
+                        self.way.push(cell);
+                    }
                 }
             }
+            index += 1;
         }
         let mut debt = 0;
-        for index in 0..self.far.len() {
-            debt += 2 * (self.reach(self.far[index], on_blank) - 1);
+        for index in 0..self.spans.len() {
+            let (first, last) = self.spans[index];
+            if self.mark[self.ring[first]] == walked {
+                debt += 2 * (self.reach((first, last), on_blank) - 1);
+            }
         }
         debt
     }
 
-    /// Marks the ring at `self.ring[first..last]` as part of the blank's way.
-    fn join(&mut self, first: usize, last: usize, on_blank: u32) {
-        for index in first..last {
-            self.mark[self.ring[index]] = on_blank;
-        }
+    /// Whether sliding the tile at `from` into the blank at `blank` of `board` leaves its
+    /// debt as it is. The cells the blank's way covers change only when the tile is at home
+    /// (its cell joins the way) or goes home (the blank's cell leaves it): any other tile
+    /// next to the blank lies on a ring of the way, and the slide only merges that ring into
+    /// the blank's cycle or splits off a ring that touches it.
+    pub(super) fn keeps_debt(board: &[u16], blank: usize, from: usize) -> bool {
+        let home = usize::from(board[from]) - 1;
+        home != from && home != blank
     }
 
     /// The cells next to `cell`.
     fn around(&self, cell: usize) -> [Option<usize>; 4] {
-        let (n, row, col) = (self.n, cell / self.n, cell % self.n);
+        let (n, column) = (self.n, usize::from(self.columns[cell]));
         [
-            (row > 0).then(|| cell - n),
-            (row + 1 < n).then(|| cell + n),
-            (col > 0).then(|| cell - 1),
-            (col + 1 < n).then(|| cell + 1),
+            (cell >= n).then(|| cell - n),
+            (cell + n < self.columns.len()).then(|| cell + n),
+            (column > 0).then(|| cell - 1),
+            (column + 1 < n).then(|| cell + 1),
         ]
     }
 
@@ -173,6 +172,29 @@ impl Rings {
     }
 }
 
+/// Puts in `found` the cells of `board` whose tile is not the one that counts it as home (the
+/// blank's among them), in order: compared a block at a time into a mask of the cells that
+/// differ, which the compiler does many cells at once.
+fn misplaced(board: &[u16], found: &mut Vec<usize>) {
+    const BLOCK: usize = 32;
+    found.clear();
+    let mut blocks = board.chunks_exact(BLOCK);
+    for (index, block) in (&mut blocks).enumerate() {
+        let first = index * BLOCK;
+        let home = (first + 1) as u16;
+        let mut differs = 0u32;
+        for (offset, &tile) in block.iter().enumerate() {
+            differs |= u32::from(tile != home.wrapping_add(offset as u16)) << offset;
+        }
+        while differs != 0 {
+            found.push(first + differs.trailing_zeros() as usize);
+            differs &= differs - 1;
+        }
+    }
+    let first = board.len() - blocks.remainder().len();
+    found.extend((first..board.len()).filter(|&cell| usize::from(board[cell]) != cell + 1));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,10 +209,10 @@ mod tests {
     #[test]
     fn the_goal_and_a_ring_on_the_blanks_way_owe_nothing() {
         let (n, goal, blank) = board(&[&[1, 2, 3, 4], &[5, 6, 7, 8], &[9, 10, 11, 12], &[13, 14, 15, 0]]);
-        assert_eq!(Rings::new(n, &goal, blank).debt(&goal, blank), 0);
+        assert_eq!(Rings::new(n).debt(&goal, blank), 0);
         // Tiles 1 and 2 swapped, the one above the blank; the blank's cycle holds tile 6 besides.
         let (n, tiles, blank) = board(&[&[2, 1, 3, 4], &[15, 0, 7, 8], &[9, 10, 11, 12], &[13, 14, 5, 6]]);
-        assert_eq!(Rings::new(n, &tiles, blank).debt(&tiles, blank), 0);
+        assert_eq!(Rings::new(n).debt(&tiles, blank), 0);
     }
 
     #[test]
@@ -198,7 +220,7 @@ mod tests {
         // Cells 11 and 14 swapped, next to the blank at home; cells 6 and 10 swapped, two steps
         // from the blank but next to cell 11.
         let (n, tiles, blank) = board(&[&[1, 2, 3, 4], &[5, 6, 11, 8], &[9, 10, 7, 15], &[13, 14, 12, 0]]);
-        assert_eq!(Rings::new(n, &tiles, blank).debt(&tiles, blank), 0);
+        assert_eq!(Rings::new(n).debt(&tiles, blank), 0);
     }
 
     #[test]
@@ -206,6 +228,44 @@ mod tests {
         // Tiles 1 and 2 swapped in the top corner, five steps from the blank's cycle: the blank
         // alone, at home in the bottom corner.
         let (n, tiles, blank) = board(&[&[2, 1, 3, 4], &[5, 6, 7, 8], &[9, 10, 11, 12], &[13, 14, 15, 0]]);
-        assert_eq!(Rings::new(n, &tiles, blank).debt(&tiles, blank), 2 * (5 - 1));
+        assert_eq!(Rings::new(n).debt(&tiles, blank), 2 * (5 - 1));
+    }
+
+    #[test]
+    fn a_slide_that_keeps_the_debt_leaves_it_unchanged() {
+        // A 12×12 board scrambled by a walk of the blank, then walked on: every slide that
+        // neither moves a tile at home nor takes one home must leave the debt as it was.
+        let n = 12;
+        let mut tiles: Vec<u16> = (1..(n * n) as u16).chain([0]).collect();
+        let mut blank = n * n - 1;
+        let mut rings = Rings::new(n);
+        let mut state = 0x9e37_79b9_u64;
+        let (mut kept, mut changed) = (0, 0);
+        for step in 0..6_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let (row, column) = (blank / n, blank % n);
+            let from = match state % 4 {
+                0 if row > 0 => blank - n,
+                1 if row + 1 < n => blank + n,
+                2 if column > 0 => blank - 1,
+                3 if column + 1 < n => blank + 1,
+                _ => continue,
+            };
+            let before = rings.debt(&tiles, blank);
+            let keeps = Rings::keeps_debt(&tiles, blank, from);
+            tiles.swap(from, blank);
+            blank = from;
+            let after = rings.debt(&tiles, blank);
+            if keeps {
+                assert_eq!(after, before, "step {step}");
+                kept += 1;
+            } else if after != before {
+                changed += 1;
+            }
+        }
+        // The walk tried both kinds of slide, and slides of the other kind do change debts.
+        assert!(kept > 1_000 && changed > 0, "{kept} kept, {changed} changed");
     }
 }
