@@ -65,6 +65,18 @@ pub fn walked_board(n: usize, steps: usize, rng: &mut Rng) -> Result<Board, Boar
     Ok(board)
 }
 
+/// The cell whose tile a random slide moves into the blank at `blank` of a board of side `n`:
+/// for tests that walk a board of their own, one slide at a time.
+#[cfg(test)]
+pub(crate) fn random_slide(n: usize, blank: usize, rng: &mut Rng) -> usize {
+    loop {
+        let direction = Direction::ALL[rng.below(Direction::ALL.len())];
+        if let Some(from) = crate::board::tile_to_slide(n, blank, direction) {
+            return from;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

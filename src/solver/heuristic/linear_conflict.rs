@@ -159,6 +159,7 @@ impl Estimator for LinearConflict {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::random::{Rng, random_slide};
 
     #[test]
     fn a_swapped_pair_in_its_row_costs_two_more() {
@@ -187,20 +188,10 @@ mod tests {
         let mut tiles: Vec<u16> = (1..(n * n) as u16).chain([0]).collect();
         let mut blank = n * n - 1;
         // A fixed walk of the blank that scrambles rows and columns alike.
-        let mut state = 0x2545_f491_u64;
+        let mut rng = Rng::new(38);
         let mut memo = estimator.start(&tiles);
         for _ in 0..2_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let (row, column) = (blank / n, blank % n);
-            let from = match state % 4 {
-                0 if row > 0 => blank - n,
-                1 if row + 1 < n => blank + n,
-                2 if column > 0 => blank - 1,
-                3 if column + 1 < n => blank + 1,
-                _ => continue,
-            };
+            let from = random_slide(n, blank, &mut rng);
             memo = estimator.slide(&memo, &tiles, tiles[from], from, blank);
             tiles.swap(from, blank);
             blank = from;

@@ -26,7 +26,7 @@ use crate::solver::heuristic::Estimator;
 use crate::solver::heuristic::linear_conflict::LinearConflict;
 use crate::solver::meter::Meter;
 
-use super::rings::Rings;
+use super::rings::Debts;
 
 /// The boards a layer of each beam keeps.
 pub const WIDTH: usize = 256;
@@ -241,7 +241,7 @@ fn zobrist(cell: usize, tile: u16) -> u64 {
 /// best score it reaches, that board's distance, and whether the meter's budget or clock ran
 /// out (else [`STUCK_LAYERS`] layers passed without a better score, or the goal was reached).
 /// With `debts` (no tile held, so the labels are a permutation) a board's score is its
-/// distance plus its rings' debt ([`Rings::debt`]), else its distance alone.
+/// distance plus its rings' debt (`rings::Rings::debt`), else its distance alone.
 fn beam(
     n: usize,
     estimator: &LinearConflict,
@@ -254,8 +254,9 @@ fn beam(
     let root_distance = estimator.start(root);
     let root_hash = root.iter().enumerate().fold(0, |hash, (cell, &tile)| hash ^ zobrist(cell, tile));
     let mut tiles = root.to_vec();
-    let mut rings = debts.then(|| Rings::new(n));
-    let root_debt = rings.as_mut().map_or(0, |rings| rings.debt(root, root_blank));
+    let mut debts = debts.then(|| Debts::new(n, meter.helpers().clone()));
+    let root_debt = debts.as_mut().map_or(0, |debts| debts.one(root, root_blank));
+    let mut wanted = Vec::new();
     let mut layer = vec![Node {
         blank: root_blank as u32,
         distance: root_distance,
@@ -309,25 +310,31 @@ fn beam(
             break;
         }
         next_tiles.clear();
+        wanted.clear();
         let mut next_layer = Vec::with_capacity(children.len());
         let mut link = Vec::with_capacity(children.len());
         for child in &children {
             seen.insert(child.hash);
-            let parent = child.parent as usize;
-            let start = next_tiles.len();
-            next_tiles.extend_from_slice(&tiles[parent * cells..(parent + 1) * cells]);
-            next_tiles.swap(start + layer[parent].blank as usize, start + child.blank as usize);
-            let (blank, distance, direction, hash) = (child.blank, child.distance, child.direction, child.hash);
-            let parent_board = &tiles[parent * cells..(parent + 1) * cells];
-            let debt = match rings.as_mut() {
-                Some(_) if Rings::keeps_debt(parent_board, layer[parent].blank as usize, blank as usize) => {
-                    layer[parent].score - layer[parent].distance
+            let (parent, blank) = (&layer[child.parent as usize], child.blank as usize);
+            let parent_board = &tiles[child.parent as usize * cells..(child.parent as usize + 1) * cells];
+            next_tiles.extend_from_slice(parent_board);
+            next_tiles.swap(next_layer.len() * cells + parent.blank as usize, next_layer.len() * cells + blank);
+            // A debt known from the parent's needs no new reckoning ([`Debts::after`]).
+            let mut score = child.distance;
+            if let Some(debts) = debts.as_ref() {
+                match debts.after(parent_board, parent.blank as usize, blank, parent.score - parent.distance) {
+                    Some(debt) => score += debt,
+                    None => wanted.push((next_layer.len(), blank)),
                 }
-                Some(rings) => rings.debt(&next_tiles[start..start + cells], blank as usize),
-                None => 0,
-            };
-            next_layer.push(Node { blank, distance, score: distance + debt, direction, hash });
+            }
+            let (distance, direction, hash) = (child.distance, child.direction, child.hash);
+            next_layer.push(Node { blank: child.blank, distance, score, direction, hash });
             link.push((child.parent, child.direction));
+        }
+        if let Some(debts) = debts.as_mut() {
+            for (&(index, _), debt) in wanted.iter().zip(debts.of(&next_tiles, cells, &wanted)) {
+                next_layer[index].score += debt;
+            }
         }
         links.push(link);
         std::mem::swap(&mut tiles, &mut next_tiles);
