@@ -10,6 +10,7 @@
 //! took a ring in passing from one that left it behind, and the rings left behind decide how
 //! long the whole walk is.
 
+use crate::board::Coordinates;
 use crate::solver::helper_threads::Helpers;
 
 /// The cells (boards times their cells) from which a layer's debts are split over a lent core:
@@ -75,8 +76,8 @@ pub(super) struct Rings {
     stamp: u32,
     /// The cells of the board in hand whose tile is not at home.
     misplaced: Vec<usize>,
-    /// By cell, its column: the neighbours without a division.
-    columns: Vec<u8>,
+    /// The neighbours' rows and columns without a division.
+    coordinates: Coordinates,
     /// The cells of the rings, each ring a range in `spans`; by cell, its ring's index in `spans`.
     ring: Vec<usize>,
     spans: Vec<(usize, usize)>,
@@ -98,7 +99,7 @@ impl Rings {
             mark: vec![0; cells],
             stamp: 0,
             misplaced: Vec::new(),
-            columns: (0..cells).map(|cell| (cell % n) as u8).collect(),
+            coordinates: Coordinates::new(n),
             ring: Vec::new(),
             spans: Vec::new(),
             ring_of: vec![0; cells],
@@ -199,10 +200,10 @@ impl Rings {
 
     /// The cells next to `cell`.
     fn around(&self, cell: usize) -> [Option<usize>; 4] {
-        let (n, column) = (self.n, usize::from(self.columns[cell]));
+        let (n, (row, column)) = (self.n, self.coordinates.row_and_column(cell));
         [
-            (cell >= n).then(|| cell - n),
-            (cell + n < self.columns.len()).then(|| cell + n),
+            (row > 0).then(|| cell - n),
+            (row + 1 < n).then(|| cell + n),
             (column > 0).then(|| cell - 1),
             (column + 1 < n).then(|| cell + 1),
         ]
