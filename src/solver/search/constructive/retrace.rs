@@ -26,7 +26,7 @@ use crate::solver::heuristic::Estimator;
 use crate::solver::heuristic::linear_conflict::LinearConflict;
 use crate::solver::meter::Meter;
 
-use super::rings::Debts;
+use super::rings::{self, LeftBehind, Rings};
 
 /// The boards a layer of each beam keeps.
 pub const WIDTH: usize = 256;
@@ -225,6 +225,8 @@ struct Node {
     score: u32,
     direction: Direction,
     hash: u64,
+    /// Its rings left behind: a range of the layer's list of them.
+    left_behind: (u32, u32),
 }
 
 /// The Zobrist value of `tile` at `cell`, mixed from the pair rather than kept in a table of
@@ -241,7 +243,8 @@ fn zobrist(cell: usize, tile: u16) -> u64 {
 /// best score it reaches, that board's distance, and whether the meter's budget or clock ran
 /// out (else [`STUCK_LAYERS`] layers passed without a better score, or the goal was reached).
 /// With `debts` (no tile held, so the labels are a permutation) a board's score is its
-/// distance plus its rings' debt (`rings::Rings::debt`), else its distance alone.
+/// distance plus its rings' debt ([`rings::debt`]), else its distance alone: the root's rings
+/// left behind are found on the whole board, each child's from its parent's.
 fn beam(
     n: usize,
     estimator: &LinearConflict,
@@ -254,19 +257,23 @@ fn beam(
     let root_distance = estimator.start(root);
     let root_hash = root.iter().enumerate().fold(0, |hash, (cell, &tile)| hash ^ zobrist(cell, tile));
     let mut tiles = root.to_vec();
-    let mut debts = debts.then(|| Debts::new(n, meter.helpers().clone()));
-    let root_debt = debts.as_mut().map_or(0, |debts| debts.one(root, root_blank));
-    let mut wanted = Vec::new();
+    let mut rings = debts.then(|| Rings::new(n));
+    let mut left_behind: Vec<LeftBehind> = Vec::new();
+    if let Some(rings) = rings.as_mut() {
+        rings.left_behind(root, root_blank, &mut left_behind);
+    }
+    let root_debt = rings::debt(&left_behind);
     let mut layer = vec![Node {
         blank: root_blank as u32,
         distance: root_distance,
         score: root_distance + root_debt,
         direction: Direction::Up,
         hash: root_hash,
+        left_behind: (0, left_behind.len() as u32),
     }];
     let mut seen = HashSet::from([root_hash]);
     let mut links: Vec<Vec<(u32, Direction)>> = Vec::new();
-    let (mut next_tiles, mut children) = (Vec::new(), Vec::new());
+    let (mut next_tiles, mut children, mut next_left_behind) = (Vec::new(), Vec::new(), Vec::new());
     let (mut best, mut best_depth, mut best_distance, mut best_index) =
         (root_distance + root_debt, 0, root_distance, 0);
     let mut ended = false;
@@ -310,34 +317,32 @@ fn beam(
             break;
         }
         next_tiles.clear();
-        wanted.clear();
+        next_left_behind.clear();
         let mut next_layer = Vec::with_capacity(children.len());
         let mut link = Vec::with_capacity(children.len());
         for child in &children {
             seen.insert(child.hash);
             let (parent, blank) = (&layer[child.parent as usize], child.blank as usize);
             let parent_board = &tiles[child.parent as usize * cells..(child.parent as usize + 1) * cells];
+            let start = next_layer.len() * cells;
             next_tiles.extend_from_slice(parent_board);
-            next_tiles.swap(next_layer.len() * cells + parent.blank as usize, next_layer.len() * cells + blank);
-            // A debt known from the parent's needs no new reckoning ([`Debts::after`]).
-            let mut score = child.distance;
-            if let Some(debts) = debts.as_ref() {
-                match debts.after(parent_board, parent.blank as usize, blank, parent.score - parent.distance) {
-                    Some(debt) => score += debt,
-                    None => wanted.push((next_layer.len(), blank)),
-                }
+            next_tiles.swap(start + parent.blank as usize, start + blank);
+            let first = next_left_behind.len();
+            if let Some(rings) = rings.as_mut() {
+                let (from, to) = parent.left_behind;
+                let before = &left_behind[from as usize..to as usize];
+                let board = &next_tiles[start..start + cells];
+                rings.after(board, parent.blank as usize, blank, before, &mut next_left_behind);
             }
+            let score = child.distance + rings::debt(&next_left_behind[first..]);
             let (distance, direction, hash) = (child.distance, child.direction, child.hash);
-            next_layer.push(Node { blank: child.blank, distance, score, direction, hash });
+            let span = (first as u32, next_left_behind.len() as u32);
+            next_layer.push(Node { blank: child.blank, distance, score, direction, hash, left_behind: span });
             link.push((child.parent, child.direction));
-        }
-        if let Some(debts) = debts.as_mut() {
-            for (&(index, _), debt) in wanted.iter().zip(debts.of(&next_tiles, cells, &wanted)) {
-                next_layer[index].score += debt;
-            }
         }
         links.push(link);
         std::mem::swap(&mut tiles, &mut next_tiles);
+        std::mem::swap(&mut left_behind, &mut next_left_behind);
         layer = next_layer;
         if let Some((top, node)) = layer.iter().enumerate().min_by_key(|(_, node)| node.score)
             && node.score < best

@@ -10,99 +10,68 @@
 //! took a ring in passing from one that left it behind, and the rings left behind decide how
 //! long the whole walk is.
 
+use std::ops::Range;
+
 use crate::board::Coordinates;
-use crate::solver::helper_threads::Helpers;
 
-/// The cells (boards times their cells) from which a layer's debts are split over a lent core:
-/// below it, starting the thread costs more than it saves.
-const PARALLEL_CELLS: usize = 1 << 18;
-
-/// How far, in rows and columns, the debt looks from a ring for the blank's cycle: a ring
+/// How far, in rows and columns, the debt looks from a ring for the blank's way: a ring
 /// further out owes as much as one this far.
 const REACH: u32 = 30;
 
-/// The debts of a beam's layers: on the beam's own thread, and for a large layer half of
-/// them on a core its [`Helpers`] lend, each thread with its own [`Rings`].
-pub(super) struct Debts {
-    mine: Rings,
-    spare: Option<Rings>,
-    helpers: Helpers,
+/// A ring the blank's way has left behind: one of its cells, and how many steps the nearest
+/// cell of the way is from it, at least 2 and at most [`REACH`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct LeftBehind {
+    cell: u32,
+    reach: u32,
 }
 
-impl Debts {
-    /// Debts of `n`×`n` boards, with the cores `helpers` lend.
-    pub(super) fn new(n: usize, helpers: Helpers) -> Debts {
-        Debts { mine: Rings::new(n), spare: None, helpers }
-    }
-
-    /// [`Rings::debt_after`].
-    pub(super) fn after(&self, board: &[u16], blank: usize, from: usize, debt: u32) -> Option<u32> {
-        self.mine.debt_after(board, blank, from, debt)
-    }
-
-    /// [`Rings::debt`] of one board.
-    pub(super) fn one(&mut self, board: &[u16], blank: usize) -> u32 {
-        self.mine.debt(board, blank)
-    }
-
-    /// [`Rings::debt`] of each `(index, blank)` of `wanted`, the board at `index` of `boards`
-    /// (boards of `cells` cells one after another), in order.
-    pub(super) fn of(&mut self, boards: &[u16], cells: usize, wanted: &[(usize, usize)]) -> Vec<u32> {
-        let debt = |rings: &mut Rings, &(index, blank): &(usize, usize)| {
-            rings.debt(&boards[index * cells..(index + 1) * cells], blank)
-        };
-        let parallel = wanted.len() * cells >= PARALLEL_CELLS && self.helpers.threads() > 0;
-        let Some(lease) = parallel.then(|| self.helpers.lend()).flatten() else {
-            return wanted.iter().map(|board| debt(&mut self.mine, board)).collect();
-        };
-        let spare = self.spare.get_or_insert_with(|| Rings::new(self.mine.n));
-        let (first, second) = wanted.split_at(wanted.len() / 2);
-        let debts = std::thread::scope(|scope| {
-            let helper = scope.spawn(|| second.iter().map(|board| debt(spare, board)).collect::<Vec<_>>());
-            let mut debts: Vec<u32> = first.iter().map(|board| debt(&mut self.mine, board)).collect();
-            debts.extend(helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-            debts
-        });
-        drop(lease);
-        debts
-    }
+/// What the rings left behind owe: twice the way out to each, less one.
+pub(super) fn debt(left_behind: &[LeftBehind]) -> u32 {
+    left_behind.iter().map(|ring| 2 * (ring.reach - 1)).sum()
 }
 
-/// Scratch to reckon the debts of one size's boards without allocating.
+/// Scratch to find the rings left behind of one size's boards without allocating. Every
+/// board read names each tile by the cell it counts as home, plus one, with no two tiles
+/// counting the same cell (no tile held).
 pub(super) struct Rings {
     n: usize,
-    /// By cell: `stamp` on the blank's way, `stamp + 1` on a ring off it.
+    coordinates: Coordinates,
+    /// By cell: `stamp` on the blank's way (after a slide, on its cycle), `stamp + 1` on a ring
+    /// left behind.
     mark: Vec<u32>,
     stamp: u32,
     /// The cells of the board in hand whose tile is not at home.
     misplaced: Vec<usize>,
-    /// The neighbours' rows and columns without a division.
-    coordinates: Coordinates,
-    /// The cells of the rings, each ring a range in `spans`; by cell, its ring's index in `spans`.
+    /// The cells of the rings in hand, each ring a range in `spans`; by cell, its ring's index
+    /// in `spans`.
     ring: Vec<usize>,
     spans: Vec<(usize, usize)>,
     ring_of: Vec<u32>,
+    /// By ring in `spans`: whether it has joined the blank's way.
+    on_way: Vec<bool>,
     /// The cells of the blank's way: its cycle and the rings that joined it.
     way: Vec<usize>,
-    /// By cell: `visit` once the current ring's search has reached it.
+    /// By cell: `visit` once the current search has reached it.
     seen: Vec<u32>,
     visit: u32,
     queue: Vec<usize>,
 }
 
 impl Rings {
-    /// The rings of `n`×`n` boards with each tile named by the cell it counts as home, plus one.
+    /// The rings of `n`×`n` boards.
     pub(super) fn new(n: usize) -> Rings {
         let cells = n * n;
         Rings {
             n,
+            coordinates: Coordinates::new(n),
             mark: vec![0; cells],
             stamp: 0,
             misplaced: Vec::new(),
-            coordinates: Coordinates::new(n),
             ring: Vec::new(),
             spans: Vec::new(),
             ring_of: vec![0; cells],
+            on_way: Vec::new(),
             way: Vec::new(),
             seen: vec![0; cells],
             visit: 0,
@@ -110,20 +79,17 @@ impl Rings {
         }
     }
 
-    /// The moves the rings `board` has left behind will cost beyond its distance: for each,
-    /// twice the way out to it, with the blank at `blank`. Every tile must count a distinct
-    /// cell as home, as when no tile is held.
-    pub(super) fn debt(&mut self, board: &[u16], blank: usize) -> u32 {
-        let last_cell = board.len() - 1;
-        let home = |cell: usize| if board[cell] == 0 { last_cell } else { usize::from(board[cell]) - 1 };
+    /// Appends to `out` the rings `board` has left behind, with the blank at `blank`, reckoned
+    /// from the whole board.
+    pub(super) fn left_behind(&mut self, board: &[u16], blank: usize, out: &mut Vec<LeftBehind>) {
         self.stamp += 2;
-        let (on_blank, walked) = (self.stamp, self.stamp + 1);
+        let (on_way, walked) = (self.stamp, self.stamp + 1);
         self.way.clear();
         let mut cell = blank;
         loop {
-            self.mark[cell] = on_blank;
+            self.mark[cell] = on_way;
             self.way.push(cell);
-            cell = home(cell);
+            cell = home(board, cell);
             if cell == blank {
                 break;
             }
@@ -133,21 +99,16 @@ impl Rings {
         misplaced(board, &mut self.misplaced);
         for index in 0..self.misplaced.len() {
             let start = self.misplaced[index];
-            if board[start] == 0 || self.mark[start] >= on_blank {
+            if board[start] == 0 || self.mark[start] >= on_way {
                 continue;
             }
-            let first = self.ring.len();
-            let mut cell = start;
-            loop {
+            let (first, last) = self.push_ring(board, start);
+            for ring_index in first..last {
+                let cell = self.ring[ring_index];
                 self.mark[cell] = walked;
                 self.ring_of[cell] = self.spans.len() as u32;
-                self.ring.push(cell);
-                cell = home(cell);
-                if cell == start {
-                    break;
-                }
             }
-            self.spans.push((first, self.ring.len()));
+            self.spans.push((first, last));
         }
         // A ring next to the blank's way joins it, and so does a ring next to one that joined:
         // a flood over the way from the blank's cycle.
@@ -158,44 +119,240 @@ impl Rings {
                     let (first, last) = self.spans[self.ring_of[next] as usize];
                     for ring_index in first..last {
                         let cell = self.ring[ring_index];
-                        self.mark[cell] = on_blank;
+                        self.mark[cell] = on_way;
                         self.way.push(cell);
                     }
                 }
             }
             index += 1;
         }
-        let mut debt = 0;
         for index in 0..self.spans.len() {
             let (first, last) = self.spans[index];
             if self.mark[self.ring[first]] == walked {
-                debt += 2 * (self.reach((first, last), on_blank) - 1);
+                let reach = self.reach(first..last, board, blank, |mark, _, cell| mark[cell] == on_way);
+                out.push(LeftBehind { cell: self.ring[first] as u32, reach });
             }
         }
-        debt
     }
 
-    /// The debt after sliding the tile at `from` into the blank at `blank` of `board`, whose
-    /// debt is `debt`, when it is known without reckoning it again:
+    /// Appends to `out` the rings left behind once the tile at `from` of a board whose rings
+    /// left behind are `before` has slid into the blank at `blank`; `board` is the board after
+    /// the slide. Only the cells the slide touched are looked at, and the rings near them:
     /// - A tile neither at home nor going home lies on a ring of the blank's way (it is next to
     ///   the blank), and the slide only merges that ring into the blank's cycle or splits off a
-    ///   ring that touches it: the way covers the same cells, and the debt is the same.
-    /// - A tile at home moved: its cell joins the way, and a debt can only fall, so none stays
-    ///   none.
-    /// - A tile taken home: the blank's cell leaves the way, and with no debt and no other
-    ///   misplaced cell next to it, no ring loses its way through it.
-    pub(super) fn debt_after(&self, board: &[u16], blank: usize, from: usize, debt: u32) -> Option<u32> {
-        let home = usize::from(board[from]) - 1;
-        if home != from && home != blank {
-            return Some(debt);
+    ///   ring that touches it: the way covers the same cells, and the same rings are left
+    ///   behind.
+    /// - A tile at home moved: its cell joins the blank's cycle, and the rings left behind next
+    ///   to it (or to one that joins) join the way; the others may come nearer ([`Self::home_left`]).
+    /// - A tile taken home: the blank's cell leaves the way, and with it any ring whose only
+    ///   link to the blank's cycle ran through it; the rings left behind may lie further away
+    ///   ([`Self::gone_home`]).
+    pub(super) fn after(
+        &mut self,
+        board: &[u16],
+        blank: usize,
+        from: usize,
+        before: &[LeftBehind],
+        out: &mut Vec<LeftBehind>,
+    ) {
+        let home = usize::from(board[blank]) - 1;
+        if home == from {
+            self.home_left(board, from, before, out);
+        } else if home == blank {
+            self.gone_home(board, blank, from, before, out);
+        } else {
+            out.extend_from_slice(before);
         }
-        if debt > 0 {
-            return None;
+    }
+
+    /// [`Self::after`] once a tile at home left `from` for the blank's cell.
+    fn home_left(&mut self, board: &[u16], from: usize, before: &[LeftBehind], out: &mut Vec<LeftBehind>) {
+        self.ring.clear();
+        self.spans.clear();
+        for ring in before {
+            let span = self.push_ring(board, ring.cell as usize);
+            self.spans.push(span);
         }
-        let alone = || {
-            self.around(blank).into_iter().flatten().all(|cell| cell == from || usize::from(board[cell]) == cell + 1)
-        };
-        (home == from || alone()).then_some(0)
+        self.on_way.clear();
+        self.on_way.resize(before.len(), false);
+        loop {
+            let mut grew = false;
+            for index in 0..before.len() {
+                if !self.on_way[index] && self.distance_to_way(index, from) == 1 {
+                    self.on_way[index] = true;
+                    grew = true;
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+        for (index, ring) in before.iter().enumerate() {
+            if !self.on_way[index] {
+                let reach = ring.reach.min(self.distance_to_way(index, from));
+                out.push(LeftBehind { cell: ring.cell, reach });
+            }
+        }
+    }
+
+    /// The fewest steps from the ring at `spans[index]` to `from` or to a ring that joined.
+    fn distance_to_way(&self, index: usize, from: usize) -> u32 {
+        let (first, last) = self.spans[index];
+        let mut nearest = u32::MAX;
+        for &cell in &self.ring[first..last] {
+            nearest = nearest.min(self.distance(cell, from));
+            for (other, &(other_first, other_last)) in self.spans.iter().enumerate() {
+                if self.on_way[other] {
+                    for &way_cell in &self.ring[other_first..other_last] {
+                        nearest = nearest.min(self.distance(cell, way_cell));
+                    }
+                }
+            }
+        }
+        nearest
+    }
+
+    /// [`Self::after`] once a tile went home from `from` to the blank's cell `blank`.
+    fn gone_home(
+        &mut self,
+        board: &[u16],
+        blank: usize,
+        from: usize,
+        before: &[LeftBehind],
+        out: &mut Vec<LeftBehind>,
+    ) {
+        self.stamp += 2;
+        let (on_cycle, behind) = (self.stamp, self.stamp + 1);
+        let on_way = move |mark: &[u32], board: &[u16], cell: usize| mark[cell] != behind && !is_home(board, cell);
+        self.ring.clear();
+        self.spans.clear();
+        for ring in before {
+            let (first, last) = self.push_ring(board, ring.cell as usize);
+            self.ring[first..last].iter().for_each(|&cell| self.mark[cell] = behind);
+            self.spans.push((first, last));
+        }
+        let kept = self.spans.len();
+        // A misplaced cell next to `blank` (but `from`) lies on the blank's cycle or on a ring of
+        // its way; the ring leaves the way with every ring linked to it, unless the link reaches
+        // the blank's cycle another way.
+        let attached = self.around(blank).map(|cell| cell.filter(|&cell| cell != from && !is_home(board, cell)));
+        if attached.iter().any(Option::is_some) {
+            let mut cell = from;
+            loop {
+                self.mark[cell] = on_cycle;
+                cell = home(board, cell);
+                if cell == from {
+                    break;
+                }
+            }
+            for start in attached.into_iter().flatten() {
+                if self.mark[start] != on_cycle && self.mark[start] != behind {
+                    self.leave_if_cut(board, start, on_cycle, behind);
+                }
+            }
+        }
+        // The way only lost cells: `blank` and the rings cut off. A ring at [`REACH`] stays
+        // there, and one nearer than all of them kept its nearest cell of the way; one as near
+        // as `blank` alone is as near as before or one step further, `from` being on the way.
+        let cut = kept..self.spans.len();
+        for index in 0..self.spans.len() {
+            let (first, last) = self.spans[index];
+            let reach = match before.get(index) {
+                Some(ring) if ring.reach == REACH => ring.reach,
+                Some(ring) => {
+                    let nearest_lost = self.ring[first..last]
+                        .iter()
+                        .map(|&cell| {
+                            let cut_cells = cut.clone().flat_map(|other| {
+                                let (other_first, other_last) = self.spans[other];
+                                self.ring[other_first..other_last].iter().copied()
+                            });
+                            cut_cells.chain([blank]).map(|lost| self.distance(cell, lost)).min().unwrap_or(u32::MAX)
+                        })
+                        .min()
+                        .unwrap_or(u32::MAX);
+                    if nearest_lost > ring.reach {
+                        ring.reach
+                    } else if cut.is_empty() {
+                        let found = self.any_at(first..last, ring.reach, |cell| on_way(&self.mark, board, cell));
+                        ring.reach + u32::from(!found)
+                    } else {
+                        self.reach(first..last, board, from, on_way)
+                    }
+                }
+                None => self.reach(first..last, board, from, on_way),
+            };
+            out.push(LeftBehind { cell: self.ring[first] as u32, reach });
+        }
+    }
+
+    /// Whether some cell exactly `radius` steps from a cell of the ring at `self.ring[cells]`
+    /// is `wanted`.
+    fn any_at(&self, cells: Range<usize>, radius: u32, wanted: impl Fn(usize) -> bool) -> bool {
+        let (n, radius) = (self.n as isize, radius as isize);
+        self.ring[cells].iter().any(|&cell| {
+            let (row, column) = self.coordinates.row_and_column(cell);
+            let (row, column) = (row as isize, column as isize);
+            (-radius..=radius).any(|rows| {
+                let columns = radius - rows.abs();
+                let at = |column: isize| {
+                    let row = row + rows;
+                    (0..n).contains(&row) && (0..n).contains(&column) && wanted((row * n + column) as usize)
+                };
+                at(column - columns) || (columns > 0 && at(column + columns))
+            })
+        })
+    }
+
+    /// Takes off the blank's way the ring of `start` and every ring linked to it, unless the
+    /// link reaches a cell marked `on_cycle` (`blank`'s cycle) : each ring cut off is appended
+    /// to `spans`, its cells marked `behind`.
+    fn leave_if_cut(&mut self, board: &[u16], start: usize, on_cycle: u32, behind: u32) {
+        self.visit += 1;
+        let visit = self.visit;
+        let (first_ring, first_cell) = (self.spans.len(), self.ring.len());
+        self.push_seen_ring(board, start, visit);
+        let mut index = first_cell;
+        while index < self.ring.len() {
+            for next in self.around(self.ring[index]).into_iter().flatten() {
+                if self.seen[next] == visit || is_home(board, next) {
+                    continue;
+                }
+                if self.mark[next] == on_cycle {
+                    self.ring.truncate(first_cell);
+                    self.spans.truncate(first_ring);
+                    return;
+                }
+                self.push_seen_ring(board, next, visit);
+            }
+            index += 1;
+        }
+        for index in first_cell..self.ring.len() {
+            self.mark[self.ring[index]] = behind;
+        }
+    }
+
+    /// [`Self::push_ring`], its span appended to `spans` and its cells marked `visit`.
+    fn push_seen_ring(&mut self, board: &[u16], start: usize, visit: u32) {
+        let (first, last) = self.push_ring(board, start);
+        for index in first..last {
+            self.seen[self.ring[index]] = visit;
+        }
+        self.spans.push((first, last));
+    }
+
+    /// Appends to `ring` the cells of the cycle through `start`, and gives their range.
+    fn push_ring(&mut self, board: &[u16], start: usize) -> (usize, usize) {
+        let first = self.ring.len();
+        let mut cell = start;
+        loop {
+            self.ring.push(cell);
+            cell = home(board, cell);
+            if cell == start {
+                break;
+            }
+        }
+        (first, self.ring.len())
     }
 
     /// The cells next to `cell`.
@@ -209,22 +366,39 @@ impl Rings {
         ]
     }
 
-    /// How many steps from the ring at `self.ring[first..last]` the nearest cell marked
-    /// `on_blank` is, at least 2 (the ring touches no such cell) and at most [`REACH`].
-    fn reach(&mut self, (first, last): (usize, usize), on_blank: u32) -> u32 {
+    /// The steps between cells `a` and `b`: rows plus columns.
+    fn distance(&self, a: usize, b: usize) -> u32 {
+        let ((row_a, column_a), (row_b, column_b)) =
+            (self.coordinates.row_and_column(a), self.coordinates.row_and_column(b));
+        (row_a.abs_diff(row_b) + column_a.abs_diff(column_b)) as u32
+    }
+
+    /// How many steps from the ring at `self.ring[cells]` of `board` the nearest cell of the
+    /// blank's way (`on_way` of the marks, the board and the cell) is, at least 2 (the ring
+    /// touches no such cell) and at most [`REACH`]: searched outwards no further than the
+    /// blank, at `blank`, which is on the way.
+    fn reach(
+        &mut self,
+        cells: Range<usize>,
+        board: &[u16],
+        blank: usize,
+        on_way: impl Fn(&[u32], &[u16], usize) -> bool,
+    ) -> u32 {
+        let at_most = self.ring[cells.clone()].iter().map(|&cell| self.distance(cell, blank)).fold(REACH, u32::min);
         self.visit += 1;
         let visit = self.visit;
         self.queue.clear();
-        for &cell in &self.ring[first..last] {
+        for index in cells {
+            let cell = self.ring[index];
             self.seen[cell] = visit;
             self.queue.push(cell);
         }
         let mut start = 0;
-        for radius in 1..REACH {
+        for radius in 1..at_most {
             let end = self.queue.len();
             for index in start..end {
                 for next in self.around(self.queue[index]).into_iter().flatten() {
-                    if self.mark[next] == on_blank {
+                    if on_way(&self.mark, board, next) {
                         return radius;
                     }
                     if self.seen[next] != visit {
@@ -235,8 +409,21 @@ impl Rings {
             }
             start = end;
         }
-        REACH
+        at_most
     }
+}
+
+/// The cell the tile at `cell` of `board` counts as home; the blank's is the last.
+fn home(board: &[u16], cell: usize) -> usize {
+    match board[cell] {
+        0 => board.len() - 1,
+        tile => usize::from(tile) - 1,
+    }
+}
+
+/// Whether the tile at `cell` of `board` is at home (the blank never is).
+fn is_home(board: &[u16], cell: usize) -> bool {
+    usize::from(board[cell]) == cell + 1
 }
 
 /// Puts in `found` the cells of `board` whose tile is not the one that counts it as home (the
@@ -274,13 +461,20 @@ mod tests {
         (rows.len(), tiles, blank)
     }
 
+    /// The debt of `tiles` reckoned from the whole board.
+    fn reckoned(rings: &mut Rings, tiles: &[u16], blank: usize) -> u32 {
+        let mut left_behind = Vec::new();
+        rings.left_behind(tiles, blank, &mut left_behind);
+        debt(&left_behind)
+    }
+
     #[test]
     fn the_goal_and_a_ring_on_the_blanks_way_owe_nothing() {
         let (n, goal, blank) = board(&[&[1, 2, 3, 4], &[5, 6, 7, 8], &[9, 10, 11, 12], &[13, 14, 15, 0]]);
-        assert_eq!(Rings::new(n).debt(&goal, blank), 0);
+        assert_eq!(reckoned(&mut Rings::new(n), &goal, blank), 0);
         // Tiles 1 and 2 swapped, the one above the blank; the blank's cycle holds tile 6 besides.
         let (n, tiles, blank) = board(&[&[2, 1, 3, 4], &[15, 0, 7, 8], &[9, 10, 11, 12], &[13, 14, 5, 6]]);
-        assert_eq!(Rings::new(n).debt(&tiles, blank), 0);
+        assert_eq!(reckoned(&mut Rings::new(n), &tiles, blank), 0);
     }
 
     #[test]
@@ -288,7 +482,7 @@ mod tests {
         // Cells 11 and 14 swapped, next to the blank at home; cells 6 and 10 swapped, two steps
         // from the blank but next to cell 11.
         let (n, tiles, blank) = board(&[&[1, 2, 3, 4], &[5, 6, 11, 8], &[9, 10, 7, 15], &[13, 14, 12, 0]]);
-        assert_eq!(Rings::new(n).debt(&tiles, blank), 0);
+        assert_eq!(reckoned(&mut Rings::new(n), &tiles, blank), 0);
     }
 
     #[test]
@@ -296,66 +490,38 @@ mod tests {
         // Tiles 1 and 2 swapped in the top corner, five steps from the blank's cycle: the blank
         // alone, at home in the bottom corner.
         let (n, tiles, blank) = board(&[&[2, 1, 3, 4], &[5, 6, 7, 8], &[9, 10, 11, 12], &[13, 14, 15, 0]]);
-        assert_eq!(Rings::new(n).debt(&tiles, blank), 2 * (5 - 1));
+        assert_eq!(reckoned(&mut Rings::new(n), &tiles, blank), 2 * (5 - 1));
     }
 
     #[test]
-    fn a_debt_known_without_reckoning_is_the_one_reckoned() {
-        // 8×8 boards walked from the goal, a slide at a time: wherever the debt after a slide is
-        // known without reckoning, it must be the one reckoned.
-        let n = 8;
-        let mut rings = Rings::new(n);
-        let (mut known, mut owed, mut reckoned) = (0, 0, 0);
-        for seed in 1..=20 {
+    fn the_rings_left_behind_after_a_slide_owe_what_the_whole_board_owes() {
+        // Boards walked from the goal a slide at a time, each step's rings left behind found
+        // from the last step's alone: their debt must be the one reckoned from the whole board,
+        // through every kind of slide, rings cut off the way and rings joining it included.
+        let mut slides = [0; 3];
+        let (mut cut, mut owed) = (0, 0);
+        for (n, seed) in (1..=24).map(|seed| (6 + seed % 5, seed)) {
+            let (mut rings, mut whole) = (Rings::new(n), Rings::new(n));
             let mut tiles: Vec<u16> = (1..(n * n) as u16).chain([0]).collect();
             let mut blank = n * n - 1;
-            let mut rng = Rng::new(seed);
-            for step in 0..400 {
+            let mut rng = Rng::new(seed as u64);
+            let mut left_behind = Vec::new();
+            for step in 0..3_000 {
                 let from = random_slide(n, blank, &mut rng);
-                let before = rings.debt(&tiles, blank);
-                let after = rings.debt_after(&tiles, blank, from, before);
+                let home = usize::from(tiles[from]) - 1;
+                slides[usize::from(home == from) + 2 * usize::from(home == blank)] += 1;
                 tiles.swap(from, blank);
+                let mut after = Vec::new();
+                rings.after(&tiles, blank, from, &left_behind, &mut after);
                 blank = from;
-                let debt = rings.debt(&tiles, blank);
-                match after {
-                    Some(after) => {
-                        assert_eq!(debt, after, "seed {seed}, step {step}");
-                        known += 1;
-                        owed += usize::from(debt > 0);
-                    }
-                    None => reckoned += 1,
-                }
+                let expected = reckoned(&mut whole, &tiles, blank);
+                assert_eq!(debt(&after), expected, "{n}×{n}, seed {seed}, step {step}");
+                cut += usize::from(after.len() > left_behind.len());
+                owed += usize::from(expected > 0);
+                left_behind = after;
             }
         }
-        // Both kinds of slide came, and known debts above zero among them.
-        assert!(known > 1_000 && owed > 0 && reckoned > 0, "{known} known ({owed} owed), {reckoned} reckoned");
-    }
-
-    #[test]
-    fn a_layer_split_over_a_lent_core_owes_what_one_thread_reckons() {
-        // 64 boards of 64×64 along a walk of the blank: enough cells to split the layer.
-        let n = 64;
-        let mut tiles: Vec<u16> = (1..(n * n) as u16).chain([0]).collect();
-        let mut blank = n * n - 1;
-        let (mut boards, mut wanted) = (Vec::new(), Vec::new());
-        let mut rng = Rng::new(70);
-        while wanted.len() < 64 {
-            for _ in 0..8 {
-                let from = random_slide(n, blank, &mut rng);
-                tiles.swap(from, blank);
-                blank = from;
-            }
-            wanted.push((wanted.len(), blank));
-            boards.extend_from_slice(&tiles);
-        }
-        assert!(wanted.len() * n * n >= PARALLEL_CELLS);
-        let mut alone = Rings::new(n);
-        let one_by_one: Vec<u32> = wanted
-            .iter()
-            .map(|&(index, blank)| alone.debt(&boards[index * n * n..(index + 1) * n * n], blank))
-            .collect();
-        let split = Debts::new(n, Helpers::dedicated(1)).of(&boards, n * n, &wanted);
-        assert_eq!(split, one_by_one);
-        assert!(one_by_one.iter().any(|&debt| debt > 0), "some board owes a debt");
+        assert!(slides.iter().all(|&count| count > 1_000), "slides of each kind: {slides:?}");
+        assert!(cut > 40 && owed > 1_000, "{cut} slides left a ring behind, {owed} boards owed");
     }
 }
