@@ -17,6 +17,7 @@
 //! What a placed path costs against the Manhattan distance on a 128×128 board is in
 //! `docs/performance.md`, "Every size: FAST and BOUNDED".
 
+mod layer;
 mod retrace;
 mod rings;
 pub(in crate::solver::search) mod shorten;
@@ -37,7 +38,7 @@ use crate::solver::search::{PathWithBound, Weight, distance_table, idastar};
 /// The boards FAST's retrace may expand, times its region's cells: a board's work is mostly
 /// copying and reading them, and this many cells take about a second (a 64×64 board 500 moves
 /// from its goal is retraced in full, a 128×128 one 2,000 moves away is not begun).
-pub const FAST_RETRACE_CELLS: u64 = 1 << 30;
+pub const FAST_RETRACE_CELLS: u64 = 1 << 32;
 
 /// The layers of the retrace's beams a unit of the region's distance is expected to take
 /// (`docs/performance.md`, "Rings left behind, counted"): a walk expected to need more than

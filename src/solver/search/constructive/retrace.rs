@@ -26,7 +26,8 @@ use crate::solver::heuristic::Estimator;
 use crate::solver::heuristic::linear_conflict::LinearConflict;
 use crate::solver::meter::Meter;
 
-use super::rings::{self, LeftBehind, Rings};
+use super::layer::{Layer, Scratch, Shape};
+use super::rings::Rings;
 
 /// The boards a layer of each beam keeps.
 pub const WIDTH: usize = 256;
@@ -203,42 +204,6 @@ impl Walk {
     }
 }
 
-/// A child of a layer's board, not yet made.
-#[derive(Clone, Copy)]
-struct Child {
-    /// The score (its distance plus its parent's debt) in the high half, the hash's low half
-    /// below it.
-    key: u64,
-    hash: u64,
-    parent: u32,
-    direction: Direction,
-    blank: u32,
-    distance: u32,
-}
-
-/// One board of a layer; its tiles lie in the layer's flat array at its index.
-#[derive(Clone, Copy)]
-struct Node {
-    blank: u32,
-    distance: u32,
-    /// The distance plus the rings' debt: what the beam ranks by.
-    score: u32,
-    direction: Direction,
-    hash: u64,
-    /// Its rings left behind: a range of the layer's list of them.
-    left_behind: (u32, u32),
-}
-
-/// The Zobrist value of `tile` at `cell`, mixed from the pair rather than kept in a table of
-/// cells × tiles.
-#[inline]
-fn zobrist(cell: usize, tile: u16) -> u64 {
-    let mut z = (((cell as u64) << 16) | u64::from(tile)).wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 /// The moves of a beam from `root` (an `n`×`n` board, blank at `root_blank`) to the board of
 /// best score it reaches, that board's distance, and whether the meter's budget or clock ran
 /// out (else [`STUCK_LAYERS`] layers passed without a better score, or the goal was reached).
@@ -253,34 +218,19 @@ fn beam(
     debts: bool,
     meter: &mut Meter<'_>,
 ) -> Result<(Vec<Direction>, u32, bool), SearchError> {
-    let cells = n * n;
-    let root_distance = estimator.start(root);
-    let root_hash = root.iter().enumerate().fold(0, |hash, (cell, &tile)| hash ^ zobrist(cell, tile));
-    let mut tiles = root.to_vec();
-    let mut rings = debts.then(|| Rings::new(n));
-    let mut left_behind: Vec<LeftBehind> = Vec::new();
-    if let Some(rings) = rings.as_mut() {
-        rings.left_behind(root, root_blank, &mut left_behind);
-    }
-    let root_debt = rings::debt(&left_behind);
-    let mut layer = vec![Node {
-        blank: root_blank as u32,
-        distance: root_distance,
-        score: root_distance + root_debt,
-        direction: Direction::Up,
-        hash: root_hash,
-        left_behind: (0, left_behind.len() as u32),
-    }];
-    let mut seen = HashSet::from([root_hash]);
+    let shape = Shape { n, estimator, helpers: meter.helpers().clone() };
+    let mut scratch: Scratch = debts.then(|| [Rings::new(n), Rings::new(n)]);
+    let mut layer = Layer::root(&shape, root, root_blank, &mut scratch);
+    let mut next = Layer::empty();
+    let root = layer.nodes[0];
+    let mut seen = HashSet::from([root.hash]);
     let mut links: Vec<Vec<(u32, Direction)>> = Vec::new();
-    let (mut next_tiles, mut children, mut next_left_behind) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut best, mut best_depth, mut best_distance, mut best_index) =
-        (root_distance + root_debt, 0, root_distance, 0);
+    let (mut children, mut spare) = (Vec::new(), Vec::new());
+    let (mut best, mut best_depth, mut best_distance, mut best_index) = (root.score, 0, root.distance, 0);
     let mut ended = false;
     'layers: while best > 0 && links.len() < best_depth + STUCK_LAYERS {
-        children.clear();
-        for (index, node) in layer.iter().enumerate() {
-            match meter.expand(node.distance, || layer.len() as u64) {
+        for node in &layer.nodes {
+            match meter.expand(node.distance, || layer.nodes.len() as u64) {
                 Ok(()) => {}
                 Err(error) if error.is_out_of_budget() => {
                     ended = true;
@@ -288,25 +238,8 @@ fn beam(
                 }
                 Err(error) => return Err(error),
             }
-            let board = &tiles[index * cells..(index + 1) * cells];
-            let blank = node.blank as usize;
-            for direction in Direction::ALL {
-                let Some(from) = tile_to_slide(n, blank, direction) else { continue };
-                if !links.is_empty() && direction == node.direction.opposite() {
-                    continue;
-                }
-                let tile = board[from];
-                let hash =
-                    node.hash ^ zobrist(from, tile) ^ zobrist(blank, tile) ^ zobrist(blank, 0) ^ zobrist(from, 0);
-                if seen.contains(&hash) {
-                    continue;
-                }
-                let distance = estimator.slide(&node.distance, board, tile, from, blank);
-                // The parent's debt: the child's own is only reckoned for those the layer keeps.
-                let key = (u64::from(distance + node.score - node.distance) << 32) | (hash & 0xffff_ffff);
-                children.push(Child { key, hash, parent: index as u32, direction, blank: from as u32, distance });
-            }
         }
+        layer.children(&shape, !links.is_empty(), &seen, &mut children, &mut spare);
         if children.len() > WIDTH {
             children.select_nth_unstable_by_key(WIDTH, |child| child.key);
             children.truncate(WIDTH);
@@ -316,35 +249,11 @@ fn beam(
         if children.is_empty() {
             break;
         }
-        next_tiles.clear();
-        next_left_behind.clear();
-        let mut next_layer = Vec::with_capacity(children.len());
-        let mut link = Vec::with_capacity(children.len());
-        for child in &children {
-            seen.insert(child.hash);
-            let (parent, blank) = (&layer[child.parent as usize], child.blank as usize);
-            let parent_board = &tiles[child.parent as usize * cells..(child.parent as usize + 1) * cells];
-            let start = next_layer.len() * cells;
-            next_tiles.extend_from_slice(parent_board);
-            next_tiles.swap(start + parent.blank as usize, start + blank);
-            let first = next_left_behind.len();
-            if let Some(rings) = rings.as_mut() {
-                let (from, to) = parent.left_behind;
-                let before = &left_behind[from as usize..to as usize];
-                let board = &next_tiles[start..start + cells];
-                rings.after(board, parent.blank as usize, blank, before, &mut next_left_behind);
-            }
-            let score = child.distance + rings::debt(&next_left_behind[first..]);
-            let (distance, direction, hash) = (child.distance, child.direction, child.hash);
-            let span = (first as u32, next_left_behind.len() as u32);
-            next_layer.push(Node { blank: child.blank, distance, score, direction, hash, left_behind: span });
-            link.push((child.parent, child.direction));
-        }
-        links.push(link);
-        std::mem::swap(&mut tiles, &mut next_tiles);
-        std::mem::swap(&mut left_behind, &mut next_left_behind);
-        layer = next_layer;
-        if let Some((top, node)) = layer.iter().enumerate().min_by_key(|(_, node)| node.score)
+        seen.extend(children.iter().map(|child| child.hash));
+        layer.make(&shape, &children, &mut scratch, &mut next);
+        links.push(children.iter().map(|child| (child.parent, child.direction)).collect());
+        std::mem::swap(&mut layer, &mut next);
+        if let Some((top, node)) = layer.nodes.iter().enumerate().min_by_key(|(_, node)| node.score)
             && node.score < best
         {
             (best, best_depth, best_distance, best_index) = (node.score, links.len(), node.distance, top as u32);

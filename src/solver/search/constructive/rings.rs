@@ -52,10 +52,14 @@ pub(super) struct Rings {
     on_way: Vec<bool>,
     /// The cells of the blank's way: its cycle and the rings that joined it.
     way: Vec<usize>,
-    /// By cell: `visit` once the current search has reached it.
+    /// By cell: `visit` once the current flood has reached it.
     seen: Vec<u32>,
     visit: u32,
-    queue: Vec<usize>,
+    /// By row, a bit a column: the cells of the blank's way, and the cells within a radius of
+    /// a ring, as [`Self::reach`] grows it.
+    way_rows: Vec<u128>,
+    near: Vec<u128>,
+    nearer: Vec<u128>,
 }
 
 impl Rings {
@@ -75,7 +79,9 @@ impl Rings {
             way: Vec::new(),
             seen: vec![0; cells],
             visit: 0,
-            queue: Vec::new(),
+            way_rows: vec![0; n],
+            near: vec![0; n],
+            nearer: vec![0; n],
         }
     }
 
@@ -126,10 +132,11 @@ impl Rings {
             }
             index += 1;
         }
+        way_rows(self.n, &mut self.way_rows, |cell| self.mark[cell] == on_way);
         for index in 0..self.spans.len() {
             let (first, last) = self.spans[index];
             if self.mark[self.ring[first]] == walked {
-                let reach = self.reach(first..last, board, blank, |mark, _, cell| mark[cell] == on_way);
+                let reach = self.reach(first..last, blank);
                 out.push(LeftBehind { cell: self.ring[first] as u32, reach });
             }
         }
@@ -255,6 +262,9 @@ impl Rings {
         // there, and one nearer than all of them kept its nearest cell of the way; one as near
         // as `blank` alone is as near as before or one step further, `from` being on the way.
         let cut = kept..self.spans.len();
+        if !cut.is_empty() {
+            way_rows(self.n, &mut self.way_rows, |cell| on_way(&self.mark, board, cell));
+        }
         for index in 0..self.spans.len() {
             let (first, last) = self.spans[index];
             let reach = match before.get(index) {
@@ -277,10 +287,10 @@ impl Rings {
                         let found = self.any_at(first..last, ring.reach, |cell| on_way(&self.mark, board, cell));
                         ring.reach + u32::from(!found)
                     } else {
-                        self.reach(first..last, board, from, on_way)
+                        self.reach(first..last, from)
                     }
                 }
-                None => self.reach(first..last, board, from, on_way),
+                None => self.reach(first..last, from),
             };
             out.push(LeftBehind { cell: self.ring[first] as u32, reach });
         }
@@ -373,43 +383,44 @@ impl Rings {
         (row_a.abs_diff(row_b) + column_a.abs_diff(column_b)) as u32
     }
 
-    /// How many steps from the ring at `self.ring[cells]` of `board` the nearest cell of the
-    /// blank's way (`on_way` of the marks, the board and the cell) is, at least 2 (the ring
-    /// touches no such cell) and at most [`REACH`]: searched outwards no further than the
-    /// blank, at `blank`, which is on the way.
-    fn reach(
-        &mut self,
-        cells: Range<usize>,
-        board: &[u16],
-        blank: usize,
-        on_way: impl Fn(&[u32], &[u16], usize) -> bool,
-    ) -> u32 {
-        let at_most = self.ring[cells.clone()].iter().map(|&cell| self.distance(cell, blank)).fold(REACH, u32::min);
-        self.visit += 1;
-        let visit = self.visit;
-        self.queue.clear();
-        for index in cells {
-            let cell = self.ring[index];
-            self.seen[cell] = visit;
-            self.queue.push(cell);
+    /// How many steps from the ring at `self.ring[cells]` the nearest cell of the blank's way
+    /// (`way_rows`) is, at least 2 (the ring touches no such cell) and at most [`REACH`]: the
+    /// cells within one more step of the ring each time, a row at a time, no further out than
+    /// the blank, at `blank`, which is on the way.
+    fn reach(&mut self, cells: Range<usize>, blank: usize) -> u32 {
+        let ring = &self.ring[cells];
+        let at_most = ring.iter().map(|&cell| self.distance(cell, blank)).fold(REACH, u32::min);
+        let rows = ring.iter().map(|&cell| self.coordinates.row_and_column(cell).0);
+        let (mut top, mut bottom) = (rows.clone().min().unwrap_or(0), rows.max().unwrap_or(0));
+        self.near[top..=bottom].fill(0);
+        for &cell in ring {
+            let (row, column) = self.coordinates.row_and_column(cell);
+            self.near[row] |= 1 << column;
         }
-        let mut start = 0;
+        let columns = if self.n == 128 { u128::MAX } else { (1u128 << self.n) - 1 };
         for radius in 1..at_most {
-            let end = self.queue.len();
-            for index in start..end {
-                for next in self.around(self.queue[index]).into_iter().flatten() {
-                    if on_way(&self.mark, board, next) {
-                        return radius;
-                    }
-                    if self.seen[next] != visit {
-                        self.seen[next] = visit;
-                        self.queue.push(next);
-                    }
-                }
+            let (above, below) = (top.saturating_sub(1), (bottom + 1).min(self.n - 1));
+            for row in above..=below {
+                let inside = |row: usize| (top..=bottom).contains(&row);
+                let here = if inside(row) { self.near[row] } else { 0 };
+                let up = if row > 0 && inside(row - 1) { self.near[row - 1] } else { 0 };
+                let down = if inside(row + 1) { self.near[row + 1] } else { 0 };
+                self.nearer[row] = (here | here << 1 | here >> 1 | up | down) & columns;
             }
-            start = end;
+            (top, bottom) = (above, below);
+            std::mem::swap(&mut self.near, &mut self.nearer);
+            if (top..=bottom).any(|row| self.near[row] & self.way_rows[row] != 0) {
+                return radius;
+            }
         }
         at_most
+    }
+}
+
+/// Sets `rows` to the cells of an `n`×`n` board that `wanted` picks, a row a mask.
+fn way_rows(n: usize, rows: &mut [u128], wanted: impl Fn(usize) -> bool) {
+    for (row, mask) in rows.iter_mut().enumerate() {
+        *mask = (0..n).fold(0, |mask, column| mask | u128::from(wanted(row * n + column)) << column);
     }
 }
 
