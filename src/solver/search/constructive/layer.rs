@@ -169,7 +169,7 @@ impl Layer {
         let cells = shape.n * shape.n;
         let middle = children.len() / 2;
         let [first, second] = &mut next.halves;
-        let (mut mine, mut spare) = match scratch {
+        let (mine, spare) = match scratch {
             Some([mine, spare]) => (Some(mine), Some(spare)),
             None => (None, None),
         };
@@ -177,8 +177,8 @@ impl Layer {
         let (mut nodes, rest) = both(
             &shape.helpers,
             parallel,
-            || self.make_half(&children[..middle], cells, mine.as_deref_mut(), first),
-            || self.make_half(&children[middle..], cells, spare.as_deref_mut(), second),
+            || self.make_half(&children[..middle], cells, mine, first),
+            || self.make_half(&children[middle..], cells, spare, second),
         );
         nodes.extend(rest);
         next.nodes = nodes;
