@@ -13,6 +13,8 @@
 //! - `minimum`: MINIMUM from 5×5 up: FAST's path in hand, IDA* until it proves it.
 //! - `anytime`: ANYTIME answers: FAST first, then shorter paths and a proof until the answer
 //!   time.
+//! - `window`: a path's windows searched again for shorter ones, by ANYTIME and by FAST after
+//!   a walk home.
 
 pub(crate) mod anytime;
 mod arena;
@@ -25,6 +27,7 @@ pub(crate) mod minimum;
 mod placing;
 #[cfg(test)]
 pub(crate) mod samples;
+mod window;
 
 use crate::board::Direction;
 

@@ -21,8 +21,6 @@
 //! out of time or nodes once a first solution is in hand is not an error here; the stop flag
 //! (the caller's cancel) still is.
 
-mod window;
-
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Direction};
@@ -35,6 +33,7 @@ use crate::solver::pdb::{PatternDatabases, with_heuristic};
 use crate::solver::search::beam::{self, stages, widest_beam};
 use crate::solver::search::constructive::{self, WalkBudget, shorten};
 use crate::solver::search::idastar::{self, Incumbent, Proof};
+use crate::solver::search::window::{self, FIRST_WINDOW, LONGEST_WINDOW};
 use crate::solver::search::{PathWithBound, Weight};
 
 /// The largest side whose proof search can finish: IDA* with 5×5 pattern databases.
@@ -72,13 +71,6 @@ const LARGEST_STAGE_BEAM: usize = 1 << 22;
 /// The share of the improvement's time the stage beams take on boards larger than 5×5; the
 /// windows take the rest.
 const STAGE_SHARE: f64 = 0.85;
-
-/// The first windows' length, in moves; each pass that shortens nothing makes them half as
-/// long again, up to [`LONGEST_WINDOW`].
-const FIRST_WINDOW: usize = 12;
-
-/// The longest windows searched.
-const LONGEST_WINDOW: usize = 80;
 
 /// How often the windows hand their shortened path out while a pass runs (a path of a big
 /// board has hundreds of thousands of moves: each hand-out replays it).

@@ -12,7 +12,9 @@
 //!
 //! A board near its goal pays for placing many times its distance, so when the placed path is
 //! over twice the bound, the board's tiles are also walked back home (`retrace`, see
-//! [`near_goal`]) within [`FAST_RETRACE_CELLS`], and the shorter path answers.
+//! [`near_goal`]) within [`FAST_RETRACE_CELLS`], and the shorter path answers. A walked path
+//! still over twice the bound has its windows searched again (`search::window`) for up to
+//! [`FAST_WINDOWS_TIME`].
 //!
 //! What a placed path costs against the Manhattan distance on a 128×128 board is in
 //! `docs/performance.md`, "Every size: FAST and BOUNDED".
@@ -22,7 +24,7 @@ mod retrace;
 mod rings;
 pub(in crate::solver::search) mod shorten;
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::board::{Board, Direction};
 use crate::solver::error::SearchError;
@@ -33,12 +35,17 @@ use crate::solver::options::Heuristic;
 use crate::solver::pdb::{PatternDatabases, with_heuristic};
 use crate::solver::search::beam;
 use crate::solver::search::placing::{Grid, stage};
+use crate::solver::search::window::{self, FIRST_WINDOW, LONGEST_WINDOW};
 use crate::solver::search::{PathWithBound, Weight, distance_table, idastar};
 
 /// The boards FAST's retrace may expand, times its region's cells: a board's work is mostly
-/// copying and reading them, and this many cells take about a second (a 64×64 board 500 moves
-/// from its goal is retraced in full, a 128×128 one 2,000 moves away is not begun).
+/// copying and reading them, and this many cells take one to two seconds (a 128×128 board
+/// 2,000 moves from its goal is retraced in full; see `docs/performance.md`).
 pub const FAST_RETRACE_CELLS: u64 = 1 << 32;
+
+/// How long FAST's windows may take to bring a walked path within twice its bound: one or
+/// two passes over a 128×128 board's.
+pub const FAST_WINDOWS_TIME: Duration = Duration::from_millis(500);
 
 /// The layers of the retrace's beams a unit of the region's distance is expected to take
 /// (`docs/performance.md`, "Rings left behind, counted"): a walk expected to need more than
@@ -95,7 +102,10 @@ pub fn solve(
     let mut found = placed_solve(board, four, five, meter)?;
     if found.path.len() as u64 > 2 * u64::from(found.lower_bound) {
         match near_goal(board, five, &WalkBudget::fast(found.path.len()), meter) {
-            Ok(Some(path)) if path.len() < found.path.len() => found.path = path,
+            Ok(Some(path)) if path.len() < found.path.len() => {
+                found.path = path;
+                windows(board, &mut found, meter)?;
+            }
             // Out of its budget or the time, the placed path in hand answers.
             Ok(_) => {}
             Err(error) if error.is_out_of_budget() => {}
@@ -103,6 +113,27 @@ pub fn solve(
         }
     }
     Ok(found)
+}
+
+/// `found.path` from `board` with its windows searched again (`search::window`), ever
+/// longer, while it is over twice its bound, for at most [`FAST_WINDOWS_TIME`].
+fn windows(board: &Board, found: &mut PathWithBound, meter: &mut Meter<'_>) -> Result<(), SearchError> {
+    let twice_bound = 2 * found.lower_bound as usize;
+    let mut width = FIRST_WINDOW;
+    let passes = meter.within_phase(Instant::now() + FAST_WINDOWS_TIME, |meter| {
+        while found.path.len() > twice_bound && width <= LONGEST_WINDOW {
+            let (n, tiles) = (board.dimension(), board.tiles());
+            if !window::pass(n, tiles, &mut found.path, width, meter, Duration::MAX, &mut |_, _| Ok(()))? {
+                width += width / 2;
+            }
+        }
+        Ok(())
+    });
+    // A pass the clock stopped leaves a valid path, shortened as far as it went.
+    match passes {
+        Err(error) if !error.is_out_of_budget() => Err(error),
+        _ => Ok(()),
+    }
 }
 
 /// [`solve`] without the retrace: rows and columns placed, the last region searched.
@@ -384,6 +415,7 @@ fn suffixes(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::tile_to_slide;
     use crate::random::{Rng, random_board, walked_board};
     use crate::solver::method::{Method, Plan};
     use crate::solver::options::{Algorithm, Options};
@@ -434,6 +466,23 @@ mod tests {
         assert!(reaches_goal(&board, &fast.path));
         let (moves, bound) = (fast.path.len(), fast.lower_bound as usize);
         assert!(moves <= 2 * bound, "FAST {moves} against a bound of {bound}");
+    }
+
+    #[test]
+    fn windows_bring_a_path_over_twice_its_bound_within_it() {
+        let board = walked_board(12, 60, &mut Rng::new(4)).expect("a board");
+        let mut found = metered(12, |meter| solve(&board, None, None, meter)).expect("FAST");
+        let bound = found.lower_bound as usize;
+        // A tile slid there and back, again and again, before the path.
+        let there = Direction::ALL
+            .into_iter()
+            .find(|&direction| tile_to_slide(12, board.blank_index(), direction).is_some())
+            .expect("a move");
+        found.path.splice(0..0, [there, there.opposite()].repeat(bound));
+        assert!(found.path.len() > 2 * bound);
+        metered(12, |meter| windows(&board, &mut found, meter)).expect("windows");
+        assert!(reaches_goal(&board, &found.path));
+        assert!(found.path.len() <= 2 * bound, "{} moves against a bound of {bound}", found.path.len());
     }
 
     #[test]

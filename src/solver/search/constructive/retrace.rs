@@ -218,14 +218,14 @@ fn beam(
     debts: bool,
     meter: &mut Meter<'_>,
 ) -> Result<(Vec<Direction>, u32, bool), SearchError> {
-    let shape = Shape { n, estimator, helpers: meter.helpers().clone() };
-    let mut scratch: Scratch = debts.then(|| [Rings::new(n), Rings::new(n)]);
+    let shape = Shape { n, estimator };
+    let mut scratch: Scratch = debts.then(|| Rings::new(n));
     let mut layer = Layer::root(&shape, root, root_blank, &mut scratch);
     let mut next = Layer::empty();
     let root = layer.nodes[0];
     let mut seen = HashSet::from([root.hash]);
     let mut links: Vec<Vec<(u32, Direction)>> = Vec::new();
-    let (mut children, mut spare) = (Vec::new(), Vec::new());
+    let mut children = Vec::new();
     let (mut best, mut best_depth, mut best_distance, mut best_index) = (root.score, 0, root.distance, 0);
     let mut ended = false;
     'layers: while best > 0 && links.len() < best_depth + STUCK_LAYERS {
@@ -239,7 +239,7 @@ fn beam(
                 Err(error) => return Err(error),
             }
         }
-        layer.children(&shape, !links.is_empty(), &seen, &mut children, &mut spare);
+        layer.children(&shape, !links.is_empty(), &seen, &mut children);
         if children.len() > WIDTH {
             children.select_nth_unstable_by_key(WIDTH, |child| child.key);
             children.truncate(WIDTH);

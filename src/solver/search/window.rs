@@ -15,6 +15,13 @@ use crate::board::{Direction, tile_to_slide_in};
 use crate::solver::error::SearchError;
 use crate::solver::meter::Meter;
 
+/// The first windows' length, in moves; each pass that shortens nothing makes them half as
+/// long again, up to [`LONGEST_WINDOW`].
+pub const FIRST_WINDOW: usize = 12;
+
+/// The longest windows searched.
+pub const LONGEST_WINDOW: usize = 80;
+
 /// The expansions each window's search may take; one that needs more keeps its moves.
 pub const WINDOW_NODES: u64 = 200_000;
 
