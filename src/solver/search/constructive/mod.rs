@@ -41,7 +41,7 @@ use crate::solver::search::{PathWithBound, Weight, distance_table, idastar};
 /// The boards FAST's retrace may expand, times its region's cells: a board's work is mostly
 /// copying and reading them, and this many cells take one to two seconds (a 128×128 board
 /// 2,000 moves from its goal is retraced in full; see `docs/performance.md`).
-pub const FAST_RETRACE_CELLS: u64 = 1 << 32;
+pub const FAST_RETRACE_CELLS: u64 = 1 << 33;
 
 /// How long FAST's windows may take to bring a walked path within twice its bound: one or
 /// two passes over a 128×128 board's.
@@ -463,6 +463,15 @@ mod tests {
     fn fast_retraces_a_64_by_64_board_500_moves_from_its_goal_within_twice_its_bound() {
         let board = walked_board(64, 500, &mut Rng::new(2)).expect("a board");
         let fast = metered(64, |meter| solve(&board, None, None, meter)).expect("FAST");
+        assert!(reaches_goal(&board, &fast.path));
+        let (moves, bound) = (fast.path.len(), fast.lower_bound as usize);
+        assert!(moves <= 2 * bound, "FAST {moves} against a bound of {bound}");
+    }
+
+    #[test]
+    fn fast_walks_a_128_by_128_board_2000_moves_from_its_goal_within_twice_its_bound() {
+        let board = walked_board(128, 2_000, &mut Rng::new(4)).expect("a board");
+        let fast = metered(128, |meter| solve(&board, None, None, meter)).expect("FAST");
         assert!(reaches_goal(&board, &fast.path));
         let (moves, bound) = (fast.path.len(), fast.lower_bound as usize);
         assert!(moves <= 2 * bound, "FAST {moves} against a bound of {bound}");
