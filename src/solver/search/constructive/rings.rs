@@ -315,7 +315,7 @@ impl Rings {
     }
 
     /// Takes off the blank's way the ring of `start` and every ring linked to it, unless the
-    /// link reaches a cell marked `on_cycle` (`blank`'s cycle) : each ring cut off is appended
+    /// link reaches a cell marked `on_cycle` (the blank's cycle): each ring cut off is appended
     /// to `spans`, its cells marked `behind`.
     fn leave_if_cut(&mut self, board: &[u16], start: usize, on_cycle: u32, behind: u32) {
         self.visit += 1;
