@@ -3,8 +3,9 @@
 //! best length, or the answer time comes; the best path in hand is returned with the best
 //! bound proven.
 //!
-//! - **First solution**: [`constructive::solve`] without the 4×4 tables, milliseconds on every
-//!   size (a 3×3 board never comes here: its table answers it).
+//! - **First solution**: [`constructive::placed_solve`] without the 4×4 tables (FAST without
+//!   its walk home), milliseconds on every size (a 3×3 board never comes here: its table
+//!   answers it).
 //! - **Improvement** (a share of the time, [`IMPROVE_SHARE`], where a proof can follow; all of
 //!   it on boards larger than 5×5): on a 5×5 with its pattern databases, beam searches of
 //!   ever wider beams (`Improvement::beams`); on a larger board near its goal, first its
@@ -89,8 +90,9 @@ pub fn solve(
     meter.hold_bound(Some(estimator.value(&estimator.start(board.tiles()))));
     // FAST solves a 4×4 (and a bigger board's last 4×4) optimally when its tables are loaded,
     // which a hard one takes seconds to: the first solution here takes the weighted search,
-    // bounded in nodes, that FAST uses without them.
-    let first = constructive::solve(board, None, five, meter)?;
+    // bounded in nodes, that FAST uses without them. Nor does it walk a board near its goal
+    // home, which takes seconds on a big one: the improvement does, with its share of the time.
+    let first = constructive::placed_solve(board, None, five, meter)?;
     let mut best = Best::new(board, first, meter)?;
     let databases = [four, five].into_iter().flatten().find(|databases| databases.dimension() == n);
     let proof = n <= MAX_PROOF_DIMENSION;
@@ -215,7 +217,7 @@ impl Improvement {
 }
 
 /// For a board near its goal ([`constructive::near_goal`]) whose path in hand is over twice its
-/// bound (FAST's own retrace has a node budget), its path walked back home within
+/// bound (the first solution is placed, never walked), its path walked back home within
 /// [`RETRACE_SHARE`] of the time left, and what the walk leaves placed in the rest. `true`
 /// when that path is shorter than the one in hand.
 fn retrace(best: &mut Best<'_>, five: Option<&PatternDatabases>, meter: &mut Meter<'_>) -> Result<bool, SearchError> {
