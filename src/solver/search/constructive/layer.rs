@@ -2,8 +2,7 @@
 //!
 //! A layer's boards are copied whole, a slide apart from their parents', one after another
 //! in one array; each child's rings left behind are followed from its parent's list, so a
-//! layer of a big board is mostly copying and reading cells. (Halves of a layer on two
-//! cores, a thread started for each, took longer: `docs/performance.md`.)
+//! layer of a big board is mostly copying and reading cells.
 
 use std::collections::HashSet;
 

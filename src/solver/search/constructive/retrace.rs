@@ -208,7 +208,7 @@ impl Walk {
 /// best score it reaches, that board's distance, and whether the meter's budget or clock ran
 /// out (else [`STUCK_LAYERS`] layers passed without a better score, or the goal was reached).
 /// With `debts` (no tile held, so the labels are a permutation) a board's score is its
-/// distance plus its rings' debt ([`rings::debt`]), else its distance alone: the root's rings
+/// distance plus its rings' debt (`rings::debt`), else its distance alone: the root's rings
 /// left behind are found on the whole board, each child's from its parent's.
 fn beam(
     n: usize,
