@@ -185,7 +185,7 @@ impl Rings {
         loop {
             let mut grew = false;
             for index in 0..before.len() {
-                if !self.on_way[index] && self.distance_to_way(index, from) == 1 {
+                if !self.on_way[index] && self.nearest(index, from, |other| self.on_way[other]) == 1 {
                     self.on_way[index] = true;
                     grew = true;
                 }
@@ -196,27 +196,21 @@ impl Rings {
         }
         for (index, ring) in before.iter().enumerate() {
             if !self.on_way[index] {
-                let reach = ring.reach.min(self.distance_to_way(index, from));
+                let reach = ring.reach.min(self.nearest(index, from, |other| self.on_way[other]));
                 out.push(LeftBehind { cell: ring.cell, reach });
             }
         }
     }
 
-    /// The fewest steps from the ring at `spans[index]` to `from` or to a ring that joined.
-    fn distance_to_way(&self, index: usize, from: usize) -> u32 {
+    /// The fewest steps from the ring at `spans[index]` to `cell`, or to a ring of `spans`
+    /// that `picked` picks by its index.
+    fn nearest(&self, index: usize, cell: usize, picked: impl Fn(usize) -> bool) -> u32 {
         let (first, last) = self.spans[index];
-        let mut nearest = u32::MAX;
-        for &cell in &self.ring[first..last] {
-            nearest = nearest.min(self.distance(cell, from));
-            for (other, &(other_first, other_last)) in self.spans.iter().enumerate() {
-                if self.on_way[other] {
-                    for &way_cell in &self.ring[other_first..other_last] {
-                        nearest = nearest.min(self.distance(cell, way_cell));
-                    }
-                }
-            }
-        }
-        nearest
+        let picked_cells = self.spans.iter().enumerate().filter(|&(other, _)| picked(other));
+        let picked_cells = picked_cells.flat_map(|(_, &(other_first, other_last))| &self.ring[other_first..other_last]);
+        let others = picked_cells.copied().chain([cell]);
+        let ring = &self.ring[first..last];
+        ring.iter().flat_map(|&from| others.clone().map(move |to| self.distance(from, to))).min().unwrap_or(u32::MAX)
     }
 
     /// [`Self::after`] once a tile went home from `from` to the blank's cell `blank`.
@@ -270,17 +264,7 @@ impl Rings {
             let reach = match before.get(index) {
                 Some(ring) if ring.reach == REACH => ring.reach,
                 Some(ring) => {
-                    let nearest_lost = self.ring[first..last]
-                        .iter()
-                        .map(|&cell| {
-                            let cut_cells = cut.clone().flat_map(|other| {
-                                let (other_first, other_last) = self.spans[other];
-                                self.ring[other_first..other_last].iter().copied()
-                            });
-                            cut_cells.chain([blank]).map(|lost| self.distance(cell, lost)).min().unwrap_or(u32::MAX)
-                        })
-                        .min()
-                        .unwrap_or(u32::MAX);
+                    let nearest_lost = self.nearest(index, blank, |other| cut.contains(&other));
                     if nearest_lost > ring.reach {
                         ring.reach
                     } else if cut.is_empty() {
